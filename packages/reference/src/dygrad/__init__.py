@@ -1,0 +1,32 @@
+"""dygrad: a define-by-run deep-learning framework with PaddlePaddle 2.x's public API.
+
+``import dygrad as paddle`` and every op runs at once; ``loss.backward()`` walks the graph
+the run recorded. The reference engine (this package) is plain NumPy written to be read;
+``dygrad-accelerated`` is the same protocol compiled. See docs/architecture.md.
+"""
+
+from __future__ import annotations
+
+__version__ = "0.1.0"
+
+from ._core import dtype as _dtype_mod
+from ._core.autograd import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
+from ._core.device import get_device, get_rng_state, seed, set_device, set_rng_state
+from ._core.dtype import (bool_ as bool, complex64, complex128, float16, float32, float64,
+                          int8, int16, int32, int64, uint8, get_default_dtype,
+                          set_default_dtype)
+from ._core.engine import available_engines, get_engine, set_engine
+from ._core.place import CPUPlace, CUDAPinnedPlace, CUDAPlace, Place
+from ._core.tensor import Parameter, Tensor, is_tensor
+from .tensor import *  # noqa: F401,F403
+from .tensor import __all__ as _tensor_all
+
+dtype = _dtype_mod.DType
+
+__all__ = ["__version__", "Tensor", "Parameter", "is_tensor", "no_grad", "enable_grad",
+           "set_grad_enabled", "is_grad_enabled", "seed", "get_device", "set_device",
+           "get_rng_state", "set_rng_state", "set_engine", "get_engine", "available_engines",
+           "CPUPlace", "CUDAPlace", "CUDAPinnedPlace", "Place", "set_default_dtype",
+           "get_default_dtype", "bool", "uint8", "int8", "int16", "int32", "int64",
+           "float16", "float32", "float64", "complex64", "complex128", "dtype",
+           *_tensor_all]

@@ -1,0 +1,298 @@
+"""Op dispatch: run an op of the table on the current engine and record it for autograd.
+
+``apply(op, *inputs, **attrs)`` is the only way an op runs in eager mode:
+
+1. the engine's kernel for ``op`` runs on the inputs' arrays;
+2. the results are wrapped in Tensors;
+3. if grad mode is on, the op is differentiable and some input needs a gradient, one
+   :class:`~dygrad._core.autograd.Node` is recorded and becomes the outputs' ``_grad_fn``.
+
+``ops.<name>(...)`` is ``apply`` bound to a row: gradient rules and the public API use it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import dtype as _dt
+from .autograd import Node, grad_mode
+from .engine import on_engine_change
+from .optable import TABLE, OpDef
+
+class _NoEngineYet(dict):
+    """Until an engine is chosen: the first kernel lookup chooses the default one."""
+
+    def __missing__(self, name):
+        from .engine import current
+        current()
+        return _kernels[name]
+
+
+_kernels: dict = _NoEngineYet()
+
+
+_array_type = np.ndarray
+_ensure = np.asarray
+
+
+def _use_engine(engine):
+    global _kernels, _array_type, _ensure
+    _kernels = engine.kernels
+    _array_type = engine.array_type
+    _ensure = engine.ensure
+
+
+def _tensor_cls():
+    from .tensor import Tensor
+    return Tensor
+
+
+def apply(op: OpDef, *inputs, **attrs):
+    """Run ``op`` on Tensors ``inputs`` with attributes ``attrs``; record it if needed."""
+    if op.variadic:
+        flat = (*inputs[0], *inputs[1:])
+        arrays = ([t._data for t in inputs[0]], *[t._data for t in inputs[1:]])
+    else:
+        flat = inputs
+        arrays = [t._data for t in inputs]
+    if op.random:
+        from .engine import current
+        attrs["rng"] = current().generator
+    try:
+        out = _kernels[op.name](*arrays, **attrs)
+    except Exception as exc:
+        _explain(op, exc, arrays, attrs)
+        raise
+    need = False
+    if grad_mode.enabled and op.grad is not None:
+        for t in flat:
+            if not t.stop_gradient:
+                need = True
+                break
+    wrap = Tensor._wrap
+    cls = type(out)
+    if cls is tuple:
+        nondiff = op.nondiff_outputs
+        outs = tuple(wrap(a if type(a) is _array_type else _ensure(a), not need or name in nondiff)
+                     for a, name in zip(out, op.outputs))
+        if need:
+            node = Node(op, attrs, flat, outs)
+            for i, t in enumerate(outs):
+                if not t.stop_gradient:
+                    t._grad_fn, t._out_idx = node, i
+        return outs
+    if cls is not _array_type:
+        out = _ensure(out)
+    t = wrap(out, not need)
+    if need:
+        t._grad_fn = Node(op, attrs, flat, (t,))
+    return t
+
+
+def _explain(op, exc, arrays, attrs):
+    """A kernel failed: raise the table's own error for these inputs when ``infer_meta``
+    rejects them (so every engine says the same), else let the kernel's error through.
+    Costs nothing on the happy path."""
+    if isinstance(exc, KeyError) and op.name not in _kernels:
+        from .engine import current
+        raise NotImplementedError(
+            f"op {op.name!r} has no kernel on the {current().name!r} engine") from None
+    from .optable import Meta
+    attrs = {k: v for k, v in attrs.items() if k != "rng"}
+    metas = [[Meta(a.shape, a.dtype) for a in x] if isinstance(x, list) else Meta(x.shape, x.dtype)
+             for x in arrays]
+    try:
+        op.infer_meta(*metas, **attrs)
+    except Exception as meta_exc:
+        raise meta_exc from None
+
+
+def apply_inplace(op: OpDef, x, *others, **attrs):
+    """Run ``op`` and write its result into ``x``'s storage (``add_``, ``x[i] = v``, ...).
+
+    The node is recorded before the write, so a rule that needs the old ``x`` sees its
+    version change and refuses to run instead of giving a wrong gradient.
+    """
+    need = grad_mode.enabled and op.grad is not None and (
+        not x.stop_gradient or any(not t.stop_gradient for t in others))
+    if need and x._grad_fn is None and not x.stop_gradient:
+        raise RuntimeError(
+            f"{op.name}_: a leaf tensor that needs a gradient (stop_gradient=False, e.g. a "
+            f"parameter) cannot be changed in place while gradients are recorded; do it under "
+            f"dygrad.no_grad() or use the out-of-place op")
+    out = _ensure(_kernels[op.name](x._data, *[t._data for t in others], **attrs))
+    if out.shape != x._data.shape:
+        raise ValueError(f"{op.name}_: the in-place result has shape {list(out.shape)} but the "
+                         f"tensor has shape {list(x._data.shape)} (in-place ops cannot broadcast "
+                         f"the tensor they change)")
+    node = None
+    if need:
+        old = Tensor._wrap(x._data, x.stop_gradient)
+        old._grad_fn, old._out_idx, old._version, old._accum = x._grad_fn, x._out_idx, x._version, x._accum
+        node = Node(op, attrs, (old, *others), (x,))
+    x._data[...] = out
+    x._version[0] += 1
+    if node is not None:
+        x._grad_fn, x._out_idx, x.stop_gradient = node, 0, False
+    return x
+
+
+class _Ops:
+    """``ops.add(x, y)`` runs the table's ``add`` row; attribute per row, bound lazily."""
+
+    def __getattr__(self, name):
+        try:
+            op = TABLE[name]
+        except KeyError:
+            raise AttributeError(f"the op table has no op {name!r}") from None
+
+        def call(*inputs, **attrs):
+            return apply(op, *inputs, **attrs)
+        call.__name__ = name
+        call.__doc__ = op.doc
+        setattr(self, name, call)
+        return call
+
+
+ops = _Ops()
+
+
+# ---------------------------------------------------------------------------
+# Operands: Python scalars, NumPy arrays and Tensors of different dtypes
+# ---------------------------------------------------------------------------
+
+def promote_types(op_name: str, a: np.dtype, b: np.dtype) -> np.dtype:
+    """The common dtype of two tensors in a binary op. As Paddle: two float (or complex)
+    dtypes promote to the wider; any other mix is a TypeError (cast one side first)."""
+    if a == b:
+        return a
+    if a.kind in "fc" and b.kind in "fc":
+        return np.promote_types(a, b)
+    raise TypeError(
+        f"{op_name}: operands have dtypes {_dt.from_numpy(a).name} and {_dt.from_numpy(b).name}; "
+        f"only floating-point dtypes promote automatically. Cast one side first, e.g. "
+        f"y.astype('{_dt.from_numpy(a).name}').")
+
+
+def scalar_dtype(value, like: np.dtype) -> np.dtype:
+    """The dtype a Python scalar takes next to a tensor of dtype ``like``."""
+    if isinstance(value, bool):
+        return like
+    if isinstance(value, (int, np.integer)):
+        return like if like.kind != "b" else np.dtype(np.int64)
+    if isinstance(value, (float, np.floating)):
+        return like if like.kind in "fc" else _dt.default_float().np
+    if isinstance(value, complex):
+        return np.dtype(np.complex64) if like != np.complex128 else like
+    raise TypeError(f"unsupported operand type {type(value).__name__}")
+
+
+def as_operands(op_name, x, y):
+    """Two Tensors of one dtype from ``x``, ``y`` (either may be a scalar or array)."""
+    T = Tensor
+    if not isinstance(x, T):
+        x, y = _other(op_name, x, y), y
+    elif not isinstance(y, T):
+        y = _other(op_name, y, x)
+    dx, dy = x._data.dtype, y._data.dtype
+    if dx != dy:
+        d = promote_types(op_name, dx, dy)
+        if dx != d:
+            x = ops.cast(x, dtype=d)
+        if dy != d:
+            y = ops.cast(y, dtype=d)
+    return x, y
+
+
+def _other(op_name, value, tensor):
+    from .creation import to_array
+    if isinstance(value, (bool, int, float, complex, np.number, np.bool_)):
+        d = scalar_dtype(value, tensor._data.dtype)
+        return Tensor._wrap(to_array(value, d))
+    if isinstance(value, (np.ndarray, list, tuple)):
+        return Tensor._wrap(to_array(value))
+    raise TypeError(f"{op_name}: unsupported operand type {type(value).__name__} "
+                    f"(expected a Tensor, a NumPy array or a Python number)")
+
+
+def binary(op: OpDef, x, y):
+    """Apply a binary op after making both operands Tensors of one dtype."""
+    T = Tensor
+    if type(x) is T and type(y) is T and x._data.dtype == y._data.dtype:  # the hot path
+        return apply(op, x, y)
+    x, y = as_operands(op.name, x, y)
+    return apply(op, x, y)
+
+
+def install_operators(cls):
+    """Give ``cls`` (Tensor) its Python operators, each one op of the table."""
+    global Tensor
+    Tensor = cls
+    table = TABLE
+
+    def bin_op(name, reflected=False):
+        op = table.get(name)  # STRICT-LATER
+        if reflected:
+            def f(self, other):
+                return binary(op, other, self)
+        else:
+            def f(self, other):
+                return binary(op, self, other)
+        f.__name__ = name
+        return f
+
+    for dunder, name in [("add", "add"), ("sub", "subtract"), ("mul", "multiply"),
+                         ("truediv", "divide"), ("floordiv", "floor_divide"),
+                         ("mod", "remainder"), ("pow", "elementwise_pow"),
+                         ("matmul", "matmul"), ("and", "bitwise_and"), ("or", "bitwise_or"),
+                         ("xor", "bitwise_xor")]:
+        setattr(cls, f"__{dunder}__", bin_op(name))
+        setattr(cls, f"__r{dunder}__", bin_op(name, reflected=True))
+    # As in Paddle, ``x += y`` rebinds x to a new tensor (no __iadd__): in-place changes
+    # are spelled add_/subtract_/scale_/... and x[i] = v.
+    for dunder, name in [("eq", "equal"), ("ne", "not_equal"), ("lt", "less_than"),
+                         ("le", "less_equal"), ("gt", "greater_than"), ("ge", "greater_equal")]:
+        setattr(cls, f"__{dunder}__", bin_op(name))
+    cls.__neg__ = lambda self: apply(table["neg"], self)
+    cls.__pos__ = lambda self: self
+    cls.__abs__ = lambda self: apply(table["abs"], self)
+    cls.__invert__ = lambda self: apply(table["bitwise_not"], self)
+
+    def getitem(self, index):
+        return apply(table["getitem"], self, index=normalize_index(index, self))
+
+    def setitem(self, index, value):
+        if not isinstance(value, Tensor):
+            from .creation import to_array
+            value = Tensor._wrap(to_array(value, self._data.dtype))
+        elif value._data.dtype != self._data.dtype:
+            value = ops.cast(value, dtype=self._data.dtype)
+        apply_inplace(table["setitem"], self, value, index=normalize_index(index, self))
+    cls.__getitem__ = getitem
+    cls.__setitem__ = setitem
+    cls.__hash__ = lambda self: id(self)
+
+
+def normalize_index(index, x):
+    """A Python/NumPy index with Tensors replaced by engine arrays (a kernel attribute)."""
+    if not isinstance(index, tuple):
+        index = (index,)
+    out = []
+    for i in index:
+        if isinstance(i, Tensor):
+            if i._data.dtype.kind not in "iub":
+                raise IndexError(f"Tensor.__getitem__: index tensors must be int or bool, got "
+                                 f"{i.dtype}")
+            out.append(i._data)
+        elif isinstance(i, list):
+            out.append(np.asarray(i))
+        elif isinstance(i, (int, np.integer, slice, np.ndarray)) or i is None or i is Ellipsis:
+            out.append(i)
+        else:
+            raise IndexError(f"Tensor.__getitem__: unsupported index of type {type(i).__name__}; "
+                             f"use ints, slices, None, Ellipsis, lists or int/bool tensors")
+    return tuple(out)
+
+
+Tensor = None  # set by install_operators (tensor.py imports this module first)
+on_engine_change(_use_engine)

@@ -1,0 +1,4 @@
+"""attribute functions of the tensor API."""
+
+__all__ = []
+METHODS = []

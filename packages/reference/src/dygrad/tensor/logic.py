@@ -1,0 +1,4 @@
+"""logic functions of the tensor API."""
+
+__all__ = []
+METHODS = []

@@ -1,0 +1,4 @@
+"""manipulation functions of the tensor API."""
+
+__all__ = []
+METHODS = []

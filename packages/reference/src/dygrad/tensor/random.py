@@ -1,0 +1,4 @@
+"""random functions of the tensor API."""
+
+__all__ = []
+METHODS = []

@@ -1,0 +1,4 @@
+"""search functions of the tensor API."""
+
+__all__ = []
+METHODS = []

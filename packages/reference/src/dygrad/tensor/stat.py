@@ -1,0 +1,4 @@
+"""stat functions of the tensor API."""
+
+__all__ = []
+METHODS = []
