@@ -22,7 +22,6 @@ from dygrad._core.autograd import run_backward
 from dygrad._core.dispatch import apply
 from dygrad._core.optable import TABLE, Meta
 from dygrad._core.tensor import Tensor
-
 from opdb import OPDB, noncontiguous
 
 NAMES = sorted(OPDB)
@@ -81,7 +80,8 @@ def _expected(info, sample, engine):
 
 def _check_close(info, actual, expected, dtype, sample, what):
     rtol, atol = info.tolerance(dtype)
-    assert len(actual) == len(expected), f"{info.name} {sample}: {len(actual)} outputs, expected {len(expected)}"
+    assert len(actual) == len(expected), \
+        f"{info.name} {sample}: {len(actual)} outputs, expected {len(expected)}"
     for i, (a, e) in enumerate(zip(actual, expected)):
         a, e = np.asarray(a), np.asarray(e)
         msg = f"{info.name} {what} output {i} for {sample} (dtype {np.dtype(dtype).name})"
@@ -236,49 +236,49 @@ def test_second_derivative(engine, name):
     info = OPDB[name]
     rng = np.random.default_rng(2)
     for sample in _samples(info, np.float64)[:6]:
-        if not sample.grad:
-            continue
-        outs, args, flat = _run(info, sample, requires_grad=True)
-        wrt = _diff_inputs(info, flat)
-        keep = _diff_outputs(info, outs)
-        if not wrt or not keep:
-            continue
-        cot = {k: rng.standard_normal(outs[k]._data.shape) for k in keep}
-        w = {i: rng.standard_normal(flat[i]._data.shape) for i in wrt}
+        if sample.grad:
+            _check_second_derivative(info, sample, rng)
 
-        def first(flat_tensors, create_graph):
-            s_args, s_flat = args, flat_tensors
-            o = apply(TABLE[name], *_regroup(sample, s_flat), **dict(sample.attrs))
-            o = _as_tuple(o)
-            gs = run_backward([o[k] for k in keep], [_wrap(cot[k]) for k in keep],
-                              inputs=[s_flat[i] for i in wrt], allow_unused=True,
-                              create_graph=create_graph, retain_graph=create_graph)
-            return gs
 
-        gs = first(flat, True)
-        terms = [g * _wrap(w[i]) for g, i in zip(gs, wrt) if g is not None and not g.stop_gradient]
-        if not terms:
-            continue
-        total = terms[0].sum()
-        for t in terms[1:]:
-            total = total + t.sum()
-        analytic = run_backward([total], [_wrap(np.ones(()))], inputs=[flat[i] for i in wrt],
-                                allow_unused=True)
+def _first_grads(info, sample, flat, wrt, keep, cot, create_graph):
+    """Gradients of sum(out_k * v_k) with respect to the inputs ``wrt``."""
+    o = _as_tuple(apply(TABLE[info.name], *_regroup(sample, flat), **dict(sample.attrs)))
+    return run_backward([o[k] for k in keep], [_wrap(cot[k]) for k in keep],
+                        inputs=[flat[i] for i in wrt], allow_unused=True,
+                        create_graph=create_graph, retain_graph=create_graph)
 
-        def f(arrays):
-            ts = [_wrap(a, not (a.dtype.kind == "f")) for a in arrays]
-            gs2 = first(ts, False)
-            return sum(float(np.sum(g.numpy() * w[i])) for g, i in zip(gs2, wrt) if g is not None)
 
-        arrays = _flat_arrays(sample)
-        rtol, atol = info.grad_tol
-        for n, i in enumerate(wrt):
-            ga = np.zeros(arrays[i].shape) if analytic[n] is None else analytic[n].numpy()
-            gn, d = _numeric_grad(f, arrays, i, rng, eps=1e-5)
-            if d is not None:
-                ga = np.sum(ga * d)
-            np.testing.assert_allclose(ga, gn, rtol=max(rtol, 1e-4), atol=max(atol, 1e-5),
-                                       err_msg=f"{name}: second derivative, input {i}, {sample}")
+def _check_second_derivative(info, sample, rng):
+    outs, _, flat = _run(info, sample, requires_grad=True)
+    wrt, keep = _diff_inputs(info, flat), _diff_outputs(info, outs)
+    if not wrt or not keep:
+        return
+    cot = {k: rng.standard_normal(outs[k]._data.shape) for k in keep}
+    w = {i: rng.standard_normal(flat[i]._data.shape) for i in wrt}
+    gs = _first_grads(info, sample, flat, wrt, keep, cot, True)
+    terms = [(g * _wrap(w[i])).sum() for g, i in zip(gs, wrt) if g is not None and not g.stop_gradient]
+    if not terms:
+        return
+    total = terms[0]
+    for t in terms[1:]:
+        total = total + t
+    analytic = run_backward([total], [_wrap(np.ones(()))], inputs=[flat[i] for i in wrt],
+                            allow_unused=True)
+
+    def f(arrays):
+        ts = [_wrap(a, a.dtype.kind != "f") for a in arrays]
+        gs2 = _first_grads(info, sample, ts, wrt, keep, cot, False)
+        return sum(float(np.sum(g.numpy() * w[i])) for g, i in zip(gs2, wrt) if g is not None)
+
+    arrays = _flat_arrays(sample)
+    rtol, atol = info.grad_tol
+    for n, i in enumerate(wrt):
+        ga = np.zeros(arrays[i].shape) if analytic[n] is None else analytic[n].numpy()
+        gn, d = _numeric_grad(f, arrays, i, rng, eps=1e-5)
+        if d is not None:
+            ga = np.sum(ga * d)
+        np.testing.assert_allclose(ga, gn, rtol=max(rtol, 1e-4), atol=max(atol, 1e-5),
+                                   err_msg=f"{info.name}: second derivative, input {i}, {sample}")
 
 
 def _regroup(sample, flat):

@@ -109,9 +109,20 @@ class Node:
     def __init__(self, op: OpDef, attrs: dict, inputs, outputs):
         self.op = op
         self.attrs = {**op.attrs, **attrs} if attrs else op.attrs
-        self.next_edges = tuple(edge_of(t) for t in inputs)
-        self.in_meta = tuple((t._data.shape, t._data.dtype) for t in inputs)
-        self.out_meta = tuple((t._data.shape, t._data.dtype) for t in outputs)
+        edges = []
+        meta = []
+        for t in inputs:
+            d = t._data
+            meta.append((d.shape, d.dtype))
+            if t.stop_gradient:
+                edges.append(None)
+            elif t._grad_fn is not None:
+                edges.append((t._grad_fn, t._out_idx))
+            else:
+                edges.append(_leaf_edge(t))
+        self.next_edges = edges
+        self.in_meta = meta
+        self.out_meta = [(t._data.shape, t._data.dtype) for t in outputs]
         self._freed = False
         self.pre_hooks = None
         saved = None
@@ -263,7 +274,13 @@ def edge_of(t):
     fn = t._grad_fn
     if fn is not None:
         return (fn, t._out_idx)
-    acc = t._accum() if t._accum is not None else None
+    return _leaf_edge(t)
+
+
+def _leaf_edge(t):
+    """The edge to a leaf's AccumulateGrad node (one per leaf while a graph holds it)."""
+    ref = t._accum
+    acc = ref() if ref is not None else None
     if acc is None:
         acc = AccumulateGrad(t)
         t._accum = weakref.ref(acc)

@@ -19,6 +19,7 @@ from .autograd import Node, grad_mode
 from .engine import on_engine_change
 from .optable import TABLE, OpDef
 
+
 class _NoEngineYet(dict):
     """Until an engine is chosen: the first kernel lookup chooses the default one."""
 
@@ -69,24 +70,34 @@ def apply(op: OpDef, *inputs, **attrs):
             if not t.stop_gradient:
                 need = True
                 break
-    wrap = Tensor._wrap
     cls = type(out)
     if cls is tuple:
-        nondiff = op.nondiff_outputs
-        outs = tuple(wrap(a if type(a) is _array_type else _ensure(a), not need or name in nondiff)
-                     for a, name in zip(out, op.outputs))
-        if need:
-            node = Node(op, attrs, flat, outs)
-            for i, t in enumerate(outs):
-                if not t.stop_gradient:
-                    t._grad_fn, t._out_idx = node, i
-        return outs
+        return _wrap_outputs(op, out, need, flat, attrs)
     if cls is not _array_type:
         out = _ensure(out)
-    t = wrap(out, not need)
-    if need:
-        t._grad_fn = Node(op, attrs, flat, (t,))
+    t = _new(Tensor)
+    t._data = out
+    t.stop_gradient = not need
+    t._version = [0]
+    t._grad_fn = Node(op, attrs, flat, (t,)) if need else None
     return t
+
+
+def _wrap_outputs(op, out, need, flat, attrs):
+    """Tensors for a kernel's several outputs; one node shared by the differentiable ones."""
+    wrap = Tensor._wrap
+    nondiff = op.nondiff_outputs
+    outs = tuple(wrap(a if type(a) is _array_type else _ensure(a), not need or name in nondiff)
+                 for a, name in zip(out, op.outputs))
+    if need:
+        node = Node(op, attrs, flat, outs)
+        for i, t in enumerate(outs):
+            if not t.stop_gradient:
+                t._grad_fn, t._out_idx = node, i
+    return outs
+
+
+_new = object.__new__
 
 
 def _explain(op, exc, arrays, attrs):

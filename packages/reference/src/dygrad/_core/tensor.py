@@ -19,11 +19,19 @@ from . import dtype as _dt
 from .autograd import grad_mode
 
 _names = itertools.count()
+_new = object.__new__
 
 
 class Tensor:
-    __slots__ = ("_data", "stop_gradient", "_grad", "_grad_fn", "_out_idx", "_version",
-                 "_accum", "_hooks", "_name", "persistable", "__weakref__")
+    # Hot attributes are slots, set for every tensor; the rest live in the instance dict
+    # only once set, and read as the class defaults below until then (cheap creation).
+    __slots__ = ("_data", "stop_gradient", "_grad_fn", "_version", "__dict__", "__weakref__")
+    _grad = None          # the accumulated gradient (a Tensor) of a leaf
+    _out_idx = 0          # which output of _grad_fn this tensor is
+    _accum = None         # weak reference to the AccumulateGrad node of a leaf
+    _hooks = None         # {key: hook} for a leaf's gradient hooks
+    _name = None
+    persistable = False
 
     # Keep NumPy from treating a Tensor as an array in mixed expressions (np_array + t)
     __array_priority__ = 100
@@ -36,29 +44,17 @@ class Tensor:
     def _init(t, data, stop_gradient=True):
         t._data = data
         t.stop_gradient = stop_gradient
-        t._grad = None
         t._grad_fn = None
-        t._out_idx = 0
         t._version = [0]
-        t._accum = None
-        t._hooks = None
-        t._name = None
-        t.persistable = False
 
     @staticmethod
     def _wrap(data, stop_gradient=True):
         """A new Tensor around an engine array (no copy)."""
-        t = Tensor.__new__(Tensor)
+        t = _new(Tensor)
         t._data = data
         t.stop_gradient = stop_gradient
-        t._grad = None
         t._grad_fn = None
-        t._out_idx = 0
         t._version = [0]
-        t._accum = None
-        t._hooks = None
-        t._name = None
-        t.persistable = False
         return t
 
     # -- metadata ----------------------------------------------------------------------

@@ -1,0 +1,48 @@
+"""Sessions: tests (unit tests + conformance), conformance, lint, demo.
+
+Each session builds its own virtual environment and installs dygrad from this checkout,
+so a fresh machine needs only Python and nox.
+"""
+
+import nox
+
+nox.options.sessions = ["lint", "tests"]
+nox.options.reuse_existing_virtualenvs = False
+
+REFERENCE = "./packages/reference"
+
+
+def _install(session):
+    session.install(f"{REFERENCE}[test]")
+
+
+@nox.session
+def tests(session):
+    """The whole test suite: unit tests and the conformance suite, on every installed engine."""
+    _install(session)
+    session.run("python", "-m", "pytest", "-q", "packages/reference/tests", "conformance",
+                *session.posargs)
+
+
+@nox.session
+def conformance(session):
+    """The conformance suite alone: op database and seed tutorials, every installed engine."""
+    _install(session)
+    session.run("python", "-m", "pytest", "-q", "conformance", *session.posargs)
+
+
+@nox.session
+def lint(session):
+    """ruff over the project (the seed tutorials are verbatim and excluded)."""
+    session.install("ruff")
+    session.run("ruff", "check", ".")
+
+
+@nox.session
+def demo(session):
+    """The main job: the seed tutorial sections, run unmodified through dygrad.compat."""
+    session.install(REFERENCE)
+    for script in ["seed000_s2_basic_usage.py", "seed000_s3_control_flow.py",
+                   "seed000_s4_control_flow_net.py", "seed000_s5_shared_weights.py"]:
+        session.log(f"--- conformance/tutorials/{script}")
+        session.run("python", "-m", "dygrad.compat", f"conformance/tutorials/{script}")
