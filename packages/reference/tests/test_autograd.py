@@ -306,3 +306,31 @@ def test_pylayer_wrong_number_of_gradients():
     a, b = T([1.0]), T([2.0])
     with pytest.raises(BackwardError, match="returned 1 gradients"):
         Bad.apply(a, b).sum().backward()
+
+
+def test_training_loop_leaves_no_graph_behind():
+    """Refcounting alone frees each step's graph (no reference cycles): with the cyclic
+    collector off, no Node survives a training loop."""
+    from dygrad._core.autograd import Node
+    rng = np.random.default_rng(0)
+    inputs = paddle.to_tensor(rng.random((16, 8)))
+    w = paddle.Parameter(rng.standard_normal((8, 3)) * 0.1)
+    gc.collect()
+    gc.disable()
+    try:
+        for _ in range(50):
+            hidden = paddle.matmul(inputs, w)
+            out = paddle.matmul(hidden, w, transpose_y=True)
+            diff = out + inputs * -1.0
+            loss = (diff * diff).sum()
+            loss.backward()
+            with paddle.no_grad():
+                w._data -= 0.01 * w.grad._data
+            w.clear_grad()
+        del hidden, out, diff
+        alive = [o for o in gc.get_objects() if isinstance(o, Node)]
+        assert loss.grad_fn is not None and len(alive) == 5  # the last step's graph only
+        del loss, alive
+        assert [o for o in gc.get_objects() if isinstance(o, Node)] == []
+    finally:
+        gc.enable()

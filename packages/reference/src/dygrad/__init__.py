@@ -9,31 +9,20 @@ from __future__ import annotations
 
 __version__ = "0.1.0"
 
-from . import autograd, linalg, nn, optimizer  # noqa: E402,F401  (user-facing packages)
 from ._core import dtype as _dtype_mod
 from ._core.autograd import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
 from ._core.device import get_device, get_rng_state, seed, set_device, set_rng_state
-from ._core.dtype import bool_ as bool
-from ._core.dtype import (
-                          complex64,
-                          complex128,
-                          float16,
-                          float32,
-                          float64,
-                          get_default_dtype,
-                          int8,
-                          int16,
-                          int32,
-                          int64,
-                          set_default_dtype,
-                          uint8,
-)
+from ._core.dtype import (bool_ as bool, complex64, complex128, float16, float32, float64,
+                          int8, int16, int32, int64, uint8, get_default_dtype, set_default_dtype)
 from ._core.engine import available_engines, get_engine, set_engine
 from ._core.place import CPUPlace, CUDAPinnedPlace, CUDAPlace, Place
 from ._core.tensor import Parameter, Tensor, is_tensor
-from .autograd import grad  # noqa: E402
+
 from .tensor import *  # noqa: F401,F403
 from .tensor import __all__ as _tensor_all
+
+from . import autograd, linalg, nn, optimizer  # noqa: F401
+from .autograd import grad
 
 dtype = _dtype_mod.DType
 

@@ -2,7 +2,15 @@
 
 import numpy as np
 
+from .._core.ops.linalg import cross_axis, norm_axes, solve_is_vector
+from .._core.optable import TABLE
 from ._registry import kernel
+
+
+def _validate(op, *inputs, **attrs):
+    """NumPy accepts more than Paddle does (integer inputs, broadcasting, mixed dtypes):
+    check the inputs with the row's infer_meta (arrays have .shape and .dtype like Metas)."""
+    TABLE[op].infer_meta(*inputs, **attrs)
 
 
 @kernel
@@ -13,3 +21,109 @@ def matmul(x, y, transpose_x=False, transpose_y=False):
     if transpose_y and y.ndim > 1:
         y = np.swapaxes(y, -1, -2)
     return np.matmul(x, y)
+
+
+@kernel
+def bmm(x, y):
+    """x[b] @ y[b] for each b of two 3-D tensors"""
+    _validate("bmm", x, y)
+    return np.matmul(x, y)
+
+
+@kernel
+def dot(x, y):
+    """sum over the last axis of x * y (vectors, or the rows of 2-D tensors)"""
+    _validate("dot", x, y)
+    return np.sum(x * y, axis=-1, dtype=x.dtype)
+
+
+@kernel
+def einsum(operands, equation=""):
+    """NumPy's Einstein summation (a contraction order chosen by NumPy)"""
+    _validate("einsum", operands, equation=equation)
+    return np.einsum(equation, *operands, optimize=True)
+
+
+@kernel
+def kron(x, y):
+    """Kronecker product"""
+    _validate("kron", x, y)
+    return np.kron(x, y)
+
+
+@kernel
+def cross(x, y, axis=9):
+    """cross product along axis (9: the first axis of size 3)"""
+    _validate("cross", x, y, axis=axis)
+    return np.cross(x, y, axis=cross_axis(x.shape, axis))
+
+
+@kernel
+def p_norm(x, porder=2.0, axis=None, keepdim=False):
+    """(sum |x|^p)^(1/p) over axis; max/min |x| for p = ±inf; the nonzero count for p = 0"""
+    _validate("p_norm", x, porder=porder, axis=axis, keepdim=keepdim)
+    axes, a = norm_axes(axis, x.ndim), np.abs(x)
+    if porder == np.inf:
+        return np.max(a, axis=axes, keepdims=keepdim, initial=0)
+    if porder == -np.inf:
+        return np.min(a, axis=axes, keepdims=keepdim, initial=np.inf)
+    if porder == 0:
+        return np.sum(a != 0, axis=axes, keepdims=keepdim).astype(x.dtype)
+    with np.errstate(divide="ignore"):  # a negative p at a zero entry gives inf, then 0
+        return np.sum(a ** porder, axis=axes, keepdims=keepdim) ** (1 / porder)
+
+
+def _lapack(op, requirement, fn, *args):
+    """Run a NumPy linear-algebra routine; its LinAlgError becomes a ValueError naming the op."""
+    try:
+        return fn(*args)
+    except np.linalg.LinAlgError as exc:
+        raise ValueError(f"{op}: {requirement} (NumPy: {exc})") from None
+
+
+@kernel
+def inverse(x):
+    """inverse of each square matrix"""
+    _validate("inverse", x)
+    return _lapack("inverse", "the matrix is singular (not invertible)", np.linalg.inv, x)
+
+
+@kernel
+def det(x):
+    """determinant of each square matrix"""
+    _validate("det", x)
+    return np.linalg.det(x)
+
+
+@kernel
+def solve(x, y):
+    """X with x X = y (y a matrix or, by Paddle's rule, a vector)"""
+    _validate("solve", x, y)
+    vector = solve_is_vector(x.shape, y.shape)
+    if vector:
+        y = y[..., None]
+    out = _lapack("solve", "x is singular, so x X = y has no unique solution", np.linalg.solve, x, y)
+    return out[..., 0] if vector else out
+
+
+@kernel
+def cholesky(x, upper=False):
+    """lower Cholesky factor of the symmetric part of x (its transpose for upper=True)"""
+    _validate("cholesky", x, upper=upper)
+    low = _lapack("cholesky", "the matrix is not positive definite", np.linalg.cholesky,
+                  (x + np.swapaxes(x, -1, -2)) / 2)
+    return np.swapaxes(low, -1, -2) if upper else low
+
+
+@kernel
+def qr(x, mode="reduced"):
+    """(Q, R) of the QR decomposition"""
+    _validate("qr", x, mode=mode)
+    return tuple(np.linalg.qr(x, mode=mode))
+
+
+@kernel
+def svd(x, full_matrices=False):
+    """(U, S, VH) of the singular value decomposition, S descending"""
+    _validate("svd", x, full_matrices=full_matrices)
+    return tuple(np.linalg.svd(x, full_matrices=full_matrices))

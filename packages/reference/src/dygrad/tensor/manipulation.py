@@ -1,4 +1,523 @@
-"""manipulation functions of the tensor API."""
+"""Shape, layout, joining, splitting, indexing and scattering (paddle.tensor.manipulation).
 
-__all__ = []
-METHODS = []
+The functions turn Paddle's flexible arguments (ints or one-element Tensors, lists or
+Tensors of them, dtype spellings) into the plain attributes of the op table's rows, then
+run a row. Where NumPy would quietly accept what Paddle rejects (a mask of the wrong
+dtype, a 1-D input to ``tril``, ...), the row's ``infer_meta`` checks the call first.
+
+``split``, ``chunk``, ``unbind`` and ``unstack`` return lists: they run one ``slice`` (or
+``getitem``) row per piece instead of one row with a variable number of outputs, which
+keeps every row of the table single-output (Paddle's own ``split`` is one op).
+
+``pad`` and ``one_hot`` live here but are not in ``__all__``: Paddle has them only as
+``paddle.nn.functional.pad`` / ``one_hot``, and :mod:`dygrad.nn.functional` imports them.
+"""
+
+from __future__ import annotations
+
+import builtins
+
+import numpy as np
+
+from .._core import dtype as _dt
+from .._core.autograd import grad_mode
+from .._core.creation import to_array
+from .._core.dispatch import apply, ops
+from .._core.ops.manipulation import PAD_MODES
+from .._core.optable import TABLE, Meta
+from .._core.tensor import Tensor
+
+__all__ = ["cast", "reshape", "reshape_", "broadcast_to", "expand", "expand_as", "transpose",
+           "moveaxis", "squeeze", "squeeze_", "unsqueeze", "unsqueeze_", "flatten", "flatten_",
+           "tile", "concat", "stack", "split", "chunk", "unbind", "unstack", "slice",
+           "strided_slice", "gather", "gather_nd", "scatter", "scatter_nd_add", "scatter_nd",
+           "index_select", "index_add", "index_sample", "take_along_axis", "put_along_axis",
+           "masked_fill", "flip", "roll", "tril", "triu", "diag", "repeat_interleave"]
+METHODS = [name for name in __all__ if name not in ("scatter_nd",)] + [("astype", "cast")]
+
+
+# ---------------------------------------------------------------------------
+# argument conversion
+# ---------------------------------------------------------------------------
+
+def _int(value, api: str, what: str) -> int:
+    """A Python int from an int or a one-element int Tensor."""
+    if isinstance(value, Tensor):
+        if value._data.dtype.kind not in "iu" or value.size != 1:
+            raise TypeError(f"{api}: {what} must be an int or a one-element int Tensor, got a "
+                            f"{value.dtype} Tensor of shape {value.shape}")
+        return int(value.item())
+    if isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)):
+        return int(value)
+    raise TypeError(f"{api}: {what} must be an int, got {type(value).__name__} {value!r}")
+
+
+def _ints(values, api: str, what: str) -> tuple:
+    """A tuple of ints from an int, a list/tuple of ints or one-element Tensors, or an int
+    Tensor."""
+    if isinstance(values, Tensor):
+        if values._data.dtype.kind not in "iu":
+            raise TypeError(f"{api}: {what} must hold ints, got a {values.dtype} Tensor")
+        return tuple(int(v) for v in values.numpy().reshape(-1))
+    if isinstance(values, (list, tuple)):
+        return tuple(_int(v, api, f"{what}[{i}]") for i, v in enumerate(values))
+    return (_int(values, api, what),)
+
+
+def _checked(name: str, *inputs, **attrs):
+    """Run row ``name`` after its ``infer_meta`` has accepted the call (for rows whose
+    kernels would quietly accept inputs that Paddle rejects)."""
+    op = TABLE[name]
+    metas = [[Meta(t._data.shape, t._data.dtype) for t in x] if isinstance(x, list)
+             else Meta(x._data.shape, x._data.dtype) for x in inputs]
+    op.infer_meta(*metas, **attrs)
+    return apply(op, *inputs, **attrs)
+
+
+def _tensor_like(value, x: Tensor, api: str, what: str) -> Tensor:
+    """``value`` (a number, array or Tensor) as a Tensor of x's dtype."""
+    if isinstance(value, Tensor):
+        return value if value._data.dtype == x._data.dtype else ops.cast(value, dtype=x._data.dtype)
+    try:
+        return Tensor._wrap(to_array(value, x._data.dtype))
+    except (TypeError, ValueError):
+        raise TypeError(f"{api}: {what} must be a number, an array or a Tensor, got "
+                        f"{type(value).__name__}") from None
+
+
+def _index_tensor(index, api: str, what: str = "index") -> Tensor:
+    if not isinstance(index, Tensor):
+        index = Tensor._wrap(to_array(index))
+    if index._data.dtype not in (np.int32, np.int64):
+        raise TypeError(f"{api}: {what} must be an int32 or int64 tensor, got {index.dtype}")
+    return index
+
+
+def _as_vector(index: Tensor, api: str) -> Tensor:
+    """A 1-D index from a 1-D one or a column [n, 1] (both accepted by Paddle)."""
+    if index.ndim == 2 and index.shape[1] == 1:
+        return ops.reshape(index, shape=(index.shape[0],))
+    if index.ndim != 1:
+        raise ValueError(f"{api}: index must be 1-D (or of shape [n, 1]), got shape {index.shape}")
+    return index
+
+
+# ---------------------------------------------------------------------------
+# dtype and shape
+# ---------------------------------------------------------------------------
+
+def cast(x, dtype):
+    """x converted to ``dtype`` (also ``Tensor.astype``)."""
+    return ops.cast(x, dtype=_dt.convert_dtype(dtype).np)
+
+
+def _reshape_target(x, shape, api):
+    """Paddle's shape argument with its 0s (copy x's dimension) resolved. For a tensor
+    with no elements, as in Paddle, 0s are literal and a -1 stands for the product of x's
+    non-zero dimensions over the target's."""
+    dims = list(_ints(shape, api, "shape"))
+    if x.size:
+        return tuple(x._data.shape[i] if d == 0 and i < x.ndim else d for i, d in enumerate(dims))
+    if dims.count(-1) == 1:
+        known = int(np.prod([d for d in dims if d > 0], dtype=np.int64))
+        dims[dims.index(-1)] = int(np.prod([d for d in x._data.shape if d], dtype=np.int64)) // known
+    return tuple(dims)
+
+
+def reshape(x, shape, name=None):
+    """x with a new shape of the same size: a 0 keeps x's dimension at that position, one
+    -1 is inferred; ``shape`` may hold ints or one-element Tensors, or be an int Tensor."""
+    return ops.reshape(x, shape=_reshape_target(x, shape, "reshape"))
+
+
+def _rebind(x, out, api):
+    """Make ``x`` the tensor ``out`` (same data, new shape) for the in-place shape ops:
+    x takes out's data and history, and its version moves on as for any in-place change."""
+    if grad_mode.enabled and not x.stop_gradient and x._grad_fn is None:
+        raise RuntimeError(
+            f"{api}: a leaf tensor that needs a gradient (stop_gradient=False, e.g. a parameter) "
+            f"cannot be changed in place while gradients are recorded; use the out-of-place op")
+    x._data, x._grad_fn, x._out_idx, x.stop_gradient = (out._data, out._grad_fn, out._out_idx,
+                                                         out.stop_gradient)
+    x._version[0] += 1
+    return x
+
+
+def reshape_(x, shape, name=None):
+    """In-place reshape: x itself takes the new shape."""
+    return _rebind(x, reshape(x, shape), "reshape_")
+
+
+def broadcast_to(x, shape, name=None):
+    """x broadcast to ``shape`` (-1 keeps x's dimension)."""
+    return ops.broadcast_to(x, shape=_ints(shape, "broadcast_to", "shape"))
+
+
+def expand(x, shape, name=None):
+    """x broadcast to ``shape`` (-1 keeps x's dimension)."""
+    return ops.broadcast_to(x, shape=_ints(shape, "expand", "shape"))
+
+
+def expand_as(x, y, name=None):
+    """x broadcast to y's shape."""
+    return ops.broadcast_to(x, shape=tuple(y._data.shape))
+
+
+def transpose(x, perm, name=None):
+    """x with its axes permuted: output axis i is x's axis perm[i]."""
+    return ops.transpose(x, perm=_ints(perm, "transpose", "perm"))
+
+
+def moveaxis(x, source, destination, name=None):
+    """x with the axes ``source`` moved to positions ``destination`` (the others keep
+    their order): a transpose."""
+    src, dst = _ints(source, "moveaxis", "source"), _ints(destination, "moveaxis", "destination")
+    if len(src) != len(dst):
+        raise ValueError(f"moveaxis: source {list(src)} and destination {list(dst)} must have "
+                         f"the same length")
+    n = x.ndim
+    for a in src + dst:
+        if not -n <= a < n:
+            raise ValueError(f"moveaxis: axis {a} is out of range for a tensor of rank {n}")
+    src, dst = [a % n for a in src], [a % n for a in dst]
+    if len(set(src)) != len(src) or len(set(dst)) != len(dst):
+        raise ValueError("moveaxis: source and destination must not repeat an axis")
+    rest = iter(a for a in range(n) if a not in src)
+    placed = dict(zip(dst, src))
+    return ops.transpose(x, perm=tuple(placed[i] if i in placed else next(rest) for i in range(n)))
+
+
+def squeeze(x, axis=None, name=None):
+    """x without its size-1 axes (only those listed in ``axis``; listed axes whose size is
+    not 1 are kept)."""
+    return ops.squeeze(x, axis=None if axis is None else _ints(axis, "squeeze", "axis"))
+
+
+def squeeze_(x, axis=None, name=None):
+    """In-place squeeze."""
+    return _rebind(x, squeeze(x, axis), "squeeze_")
+
+
+def unsqueeze(x, axis, name=None):
+    """x with a size-1 axis inserted at each position of ``axis``, one after another."""
+    return ops.unsqueeze(x, axis=_ints(axis, "unsqueeze", "axis"))
+
+
+def unsqueeze_(x, axis, name=None):
+    """In-place unsqueeze."""
+    return _rebind(x, unsqueeze(x, axis), "unsqueeze_")
+
+
+def flatten(x, start_axis=0, stop_axis=-1, name=None):
+    """x with axes start_axis..stop_axis (inclusive) merged into one."""
+    return ops.flatten(x, start_axis=_int(start_axis, "flatten", "start_axis"),
+                       stop_axis=_int(stop_axis, "flatten", "stop_axis"))
+
+
+def flatten_(x, start_axis=0, stop_axis=-1, name=None):
+    """In-place flatten."""
+    return _rebind(x, flatten(x, start_axis, stop_axis), "flatten_")
+
+
+def tile(x, repeat_times, name=None):
+    """x repeated repeat_times[i] times along axis i (the shorter of x's shape and
+    repeat_times is padded with leading 1s)."""
+    return ops.tile(x, repeat_times=_ints(repeat_times, "tile", "repeat_times"))
+
+
+# ---------------------------------------------------------------------------
+# joining and splitting
+# ---------------------------------------------------------------------------
+
+def _tensor_list(x, api):
+    if isinstance(x, Tensor) or not isinstance(x, (list, tuple)):
+        raise TypeError(f"{api}: x must be a list or tuple of Tensors, got {type(x).__name__}")
+    for i, t in enumerate(x):
+        if not isinstance(t, Tensor):
+            raise TypeError(f"{api}: x[{i}] must be a Tensor, got {type(t).__name__}")
+    return list(x)
+
+
+def concat(x, axis=0, name=None):
+    """The tensors of x joined along ``axis`` (one dtype; equal shapes except along axis)."""
+    return _checked("concat", _tensor_list(x, "concat"), axis=_int(axis, "concat", "axis"))
+
+
+def stack(x, axis=0, name=None):
+    """The tensors of x (one shape, one dtype) stacked along a new axis."""
+    return _checked("stack", _tensor_list(x, "stack"), axis=_int(axis, "stack", "axis"))
+
+
+def _split_axis(x, axis, api):
+    axis = _int(axis, api, "axis")
+    if not -x.ndim <= axis < x.ndim:
+        raise ValueError(f"{api}: axis {axis} is out of range for a tensor of rank {x.ndim} "
+                         f"(expected {-x.ndim} <= axis < {x.ndim})")
+    return axis % x.ndim
+
+
+def split(x, num_or_sections, axis=0, name=None):
+    """x cut along ``axis`` into ``num_or_sections`` equal pieces (an int) or pieces of the
+    listed sizes (one of them may be -1: the rest). Returns a list of Tensors."""
+    axis = _split_axis(x, axis, "split")
+    n = x._data.shape[axis]
+    if isinstance(num_or_sections, (list, tuple)):
+        sizes = list(_ints(num_or_sections, "split", "num_or_sections"))
+        if sizes.count(-1) > 1:
+            raise ValueError(f"split: only one section can be -1, got {sizes}")
+        if -1 in sizes:
+            sizes[sizes.index(-1)] = n - (sum(sizes) + 1)
+        if any(s < 0 for s in sizes) or sum(sizes) != n:
+            raise ValueError(f"split: sections {list(num_or_sections)} do not add up to the "
+                             f"size {n} of axis {axis}")
+    else:
+        num = _int(num_or_sections, "split", "num_or_sections")
+        if num <= 0 or n % num:
+            raise ValueError(f"split: the size {n} of axis {axis} cannot be divided into "
+                             f"{num} equal sections")
+        sizes = [n // num] * num
+    ends = np.cumsum(sizes).tolist()
+    return [ops.slice(x, axes=(axis,), starts=(e - s,), ends=(e,)) for s, e in zip(sizes, ends)]
+
+
+def chunk(x, chunks, axis=0, name=None):
+    """x cut into ``chunks`` equal pieces along ``axis`` (a list of Tensors)."""
+    return split(x, _int(chunks, "chunk", "chunks"), axis)
+
+
+def unbind(input, axis=0):
+    """The slices of input along ``axis``, each without that axis (a list of Tensors)."""
+    axis = _split_axis(input, axis, "unbind")
+    lead = (builtins.slice(None),) * axis  # (this module's `slice` is paddle.slice)
+    return [ops.getitem(input, index=lead + (i,)) for i in range(input._data.shape[axis])]
+
+
+def unstack(x, axis=0, num=None):
+    """The slices of x along ``axis``, each without that axis (a list of Tensors)."""
+    out = unbind(x, axis)
+    if num is not None and num != len(out):
+        raise ValueError(f"unstack: num is {num} but axis {axis} has size {len(out)}")
+    return out
+
+
+def slice(input, axes, starts, ends):
+    """input[starts[i]:ends[i]] along each axes[i] (out-of-range bounds are clamped)."""
+    return ops.slice(input, axes=_ints(axes, "slice", "axes"),
+                     starts=_ints(starts, "slice", "starts"), ends=_ints(ends, "slice", "ends"))
+
+
+def strided_slice(x, axes, starts, ends, strides, name=None):
+    """x[starts[i]:ends[i]:strides[i]] along each axes[i]."""
+    api = "strided_slice"
+    return ops.strided_slice(x, axes=_ints(axes, api, "axes"), starts=_ints(starts, api, "starts"),
+                             ends=_ints(ends, api, "ends"), strides=_ints(strides, api, "strides"))
+
+
+# ---------------------------------------------------------------------------
+# gathering and scattering
+# ---------------------------------------------------------------------------
+
+def gather(x, index, axis=None, name=None):
+    """The slices of x at positions ``index`` (0-D or 1-D) along ``axis`` (default 0)."""
+    index = _index_tensor(index, "gather")
+    if index.ndim == 2 and index.shape[1] == 1:
+        index = _as_vector(index, "gather")
+    axis = 0 if axis is None else _int(axis, "gather", "axis")
+    return ops.gather(x, index, axis=axis)
+
+
+def gather_nd(x, index, name=None):
+    """x[index[..., 0], index[..., 1], ...]: index's last axis addresses x's leading axes."""
+    return ops.gather_nd(x, _index_tensor(index, "gather_nd"))
+
+
+def scatter(x, index, updates, overwrite=True, name=None):
+    """x with its rows ``index`` replaced by the rows of ``updates`` (overwrite=True), or
+    zeroed and then summed into (overwrite=False, so repeated indices accumulate)."""
+    index = _as_vector(_index_tensor(index, "scatter"), "scatter")
+    return _checked("scatter", x, index, updates, overwrite=bool(overwrite))
+
+
+def scatter_nd_add(x, index, updates, name=None):
+    """x with ``updates`` added at the slices that ``index`` addresses (as gather_nd)."""
+    return _checked("scatter_nd_add", x, _index_tensor(index, "scatter_nd_add"), updates)
+
+
+def scatter_nd(index, updates, shape, name=None):
+    """Zeros of ``shape`` with ``updates`` added at the slices that ``index`` addresses."""
+    zeros = ops.full(shape=_ints(shape, "scatter_nd", "shape"), fill_value=0,
+                     dtype=updates._data.dtype)
+    return scatter_nd_add(zeros, index, updates)
+
+
+def index_select(x, index, axis=0, name=None):
+    """The slices of x at positions ``index`` (1-D) along ``axis``."""
+    index = _as_vector(_index_tensor(index, "index_select"), "index_select")
+    return ops.index_select(x, index, axis=_int(axis, "index_select", "axis"))
+
+
+def index_add(x, index, axis, value, alpha=1, name=None):
+    """x with alpha * value's slices added at positions ``index`` along ``axis``."""
+    index = _as_vector(_index_tensor(index, "index_add"), "index_add")
+    value = _tensor_like(value, x, "index_add", "value")
+    if alpha != 1:
+        value = value * alpha
+    return _checked("index_add", x, index, value, axis=_int(axis, "index_add", "axis"))
+
+
+def index_sample(x, index):
+    """out[i, j] = x[i, index[i, j]] for a 2-D x and a 2-D index with x's number of rows."""
+    return _checked("index_sample", x, _index_tensor(index, "index_sample"))
+
+
+def _along_axis_shapes(arr, indices, axis, api):
+    if arr.ndim != indices.ndim:
+        raise ValueError(f"{api}: indices (shape {indices.shape}) and arr (shape {arr.shape}) "
+                         f"must have the same number of dimensions")
+    axis = _int(axis, api, "axis")
+    if not -arr.ndim <= axis < arr.ndim:
+        raise ValueError(f"{api}: axis {axis} is out of range for a tensor of rank {arr.ndim}")
+    return axis % arr.ndim
+
+
+def take_along_axis(arr, indices, axis, broadcast=True):
+    """out[..., i, ...] = arr[..., indices[..., i, ...], ...] along ``axis``. With
+    ``broadcast``, indices and arr are first broadcast against each other on the other
+    axes."""
+    indices = _index_tensor(indices, "take_along_axis", "indices")
+    axis = _along_axis_shapes(arr, indices, axis, "take_along_axis")
+    if broadcast:
+        shape = [0 if 0 in (a, i) else max(a, i) for a, i in zip(arr.shape, indices.shape)]
+        shape[axis] = indices.shape[axis]
+        indices = ops.broadcast_to(indices, shape=tuple(shape))
+        shape[axis] = arr.shape[axis]
+        arr = ops.broadcast_to(arr, shape=tuple(shape))
+    return _checked("take_along_axis", arr, indices, axis=axis)
+
+
+def put_along_axis(arr, indices, values, axis, reduce="assign", broadcast=True):
+    """arr with ``values`` written at ``indices`` along ``axis``: assigned (the last of
+    repeated positions wins), added (``'add'``) or multiplied in (``'mul'`` /
+    ``'multiply'``). With ``broadcast``, indices and values are broadcast to arr's shape
+    on the other axes."""
+    api = "put_along_axis"
+    indices = _index_tensor(indices, api, "indices")
+    axis = _along_axis_shapes(arr, indices, axis, api)
+    values = _tensor_like(values, arr, api, "values")
+    reduce = "multiply" if reduce == "mul" else reduce
+    target = list(arr.shape)
+    target[axis] = indices.shape[axis]
+    if broadcast and all(i <= a for i, a in zip(indices.shape, arr.shape)):
+        indices = ops.broadcast_to(indices, shape=tuple(target))
+    if tuple(values.shape) != tuple(indices.shape):
+        values = ops.broadcast_to(values, shape=tuple(indices.shape))
+    return _checked(api, arr, indices, values, axis=axis, reduce=reduce)
+
+
+def masked_fill(x, mask, value, name=None):
+    """x with ``value`` (a number or a Tensor, cast to x's dtype) where ``mask`` is True;
+    x, mask and value broadcast together."""
+    if not isinstance(mask, Tensor):
+        mask = Tensor._wrap(to_array(mask))
+    if mask._data.dtype != np.bool_:
+        mask = ops.cast(mask, dtype=np.dtype(np.bool_))
+    return _checked("masked_fill", x, mask, _tensor_like(value, x, "masked_fill", "value"))
+
+
+def one_hot(x, num_classes, name=None):
+    """float32 one-hot vectors of length ``num_classes`` for the class ids in x
+    (``paddle.nn.functional.one_hot``; num_classes=-1 takes max(x) + 1)."""
+    x = _index_tensor(x, "one_hot", "x")
+    num_classes = _int(num_classes, "one_hot", "num_classes")
+    if num_classes == -1:
+        num_classes = int(x.numpy().max()) + 1 if x.size else 1
+    return _checked("one_hot", x, num_classes=num_classes)
+
+
+# ---------------------------------------------------------------------------
+# rearranging
+# ---------------------------------------------------------------------------
+
+def flip(x, axis, name=None):
+    """x reversed along each axis of ``axis``."""
+    return ops.flip(x, axis=_ints(axis, "flip", "axis"))
+
+
+def roll(x, shifts, axis=None, name=None):
+    """x shifted circularly by ``shifts`` along ``axis`` (the flattened x when None)."""
+    shifts = _ints(shifts, "roll", "shifts")
+    axis = None if axis is None else _ints(axis, "roll", "axis")
+    return _checked("roll", x, shifts=shifts, axis=axis)
+
+
+def tril(x, diagonal=0, name=None):
+    """The lower triangle of the last two axes: elements with column <= row + diagonal."""
+    return _checked("tril", x, diagonal=_int(diagonal, "tril", "diagonal"))
+
+
+def triu(x, diagonal=0, name=None):
+    """The upper triangle of the last two axes: elements with column >= row + diagonal."""
+    return _checked("triu", x, diagonal=_int(diagonal, "triu", "diagonal"))
+
+
+def diag(x, offset=0, padding_value=0, name=None):
+    """1-D x: a square matrix with x on diagonal ``offset`` and ``padding_value`` elsewhere;
+    2-D x: its diagonal ``offset`` as a 1-D tensor."""
+    return _checked("diag", x, offset=_int(offset, "diag", "offset"), padding_value=padding_value)
+
+
+def repeat_interleave(x, repeats, axis=None, name=None):
+    """Each element of x repeated ``repeats`` times (an int, or a 1-D int Tensor with one
+    count per element) along ``axis``; along the flattened x when axis is None."""
+    if axis is None:
+        x, axis = ops.flatten(x), 0
+    if isinstance(repeats, Tensor):
+        repeats = _ints(repeats, "repeat_interleave", "repeats")
+    else:
+        repeats = _int(repeats, "repeat_interleave", "repeats")
+    return _checked("repeat_interleave", x, repeats=repeats,
+                    axis=_int(axis, "repeat_interleave", "axis"))
+
+
+_SPATIAL_FORMATS = {3: ("NCL", "NLC"), 4: ("NCHW", "NHWC"), 5: ("NCDHW", "NDHWC")}
+
+
+def pad(x, pad, mode="constant", value=0.0, data_format=None, name=None):
+    """x padded as ``paddle.nn.functional.pad``.
+
+    ``pad`` lists (before, after) pairs. In 'constant' mode a list of 2 * x.ndim pairs
+    pads every axis from the first; a shorter one pads the last axes, from the last one
+    backwards. Otherwise (and in 'constant' mode when it has 2 * (x.ndim - 2) entries) x
+    is 3-D, 4-D or 5-D and ``pad`` pads its spatial axes as ``data_format`` (default
+    NCL / NCHW / NCDHW) places them, from the last one backwards: [left, right, top,
+    bottom, front, back]. Modes: 'constant' (``value``), 'reflect', 'replicate',
+    'circular'."""
+    if mode not in PAD_MODES:
+        raise ValueError(f"pad: mode must be one of {', '.join(PAD_MODES)}, got {mode!r}")
+    widths = _ints(pad, "pad", "pad")
+    if len(widths) % 2:
+        raise ValueError(f"pad: pad must hold (before, after) pairs, got {len(widths)} numbers")
+    pairs = [widths[i:i + 2] for i in range(0, len(widths), 2)]
+    n = x.ndim
+    paddings = [(0, 0)] * n
+    if mode == "constant" and len(widths) != 2 * (n - 2):
+        if len(pairs) > n:
+            raise ValueError(f"pad: {len(widths)} padding numbers for a tensor of rank {n} "
+                             f"(at most {2 * n})")
+        axes = range(n) if len(pairs) == n else range(n - 1, n - 1 - len(pairs), -1)
+    else:
+        if n not in _SPATIAL_FORMATS:
+            raise ValueError(f"pad: mode {mode!r} with {len(widths)} padding numbers needs a "
+                             f"3-D, 4-D or 5-D input, got rank {n}")
+        fmt = _SPATIAL_FORMATS[n][0] if data_format is None else data_format.upper()
+        if fmt not in _SPATIAL_FORMATS[n]:
+            raise ValueError(f"pad: data_format for a {n}-D input must be one of "
+                             f"{_SPATIAL_FORMATS[n]}, got {data_format!r}")
+        if len(widths) != 2 * (n - 2):
+            raise ValueError(f"pad: mode {mode!r} needs {2 * (n - 2)} padding numbers for a "
+                             f"{n}-D input, got {len(widths)}")
+        last = n - 1 if fmt.startswith("NC") else n - 2
+        axes = range(last, last - len(pairs), -1)
+    for a, p in zip(axes, pairs):
+        paddings[a] = tuple(p)
+    return _checked("pad", x, paddings=tuple(paddings), mode=mode, value=float(value))

@@ -1,19 +1,274 @@
-"""Elementwise math of the tensor API (paddle.tensor.math)."""
+"""Elementwise math of the tensor API (paddle.tensor.math and paddle.tensor.ops).
+
+Binary functions take Tensors, NumPy arrays or Python numbers and follow Paddle's dtype
+rules (see :func:`dygrad._core.dispatch.as_operands`). Math functions of integer tensors
+(exp, sqrt, divide, ...) give float32, as Paddle 3 does. The in-place variants (``add_``,
+``exp_``, ...) write into their first argument and keep its dtype.
+"""
 
 from __future__ import annotations
 
-from .._core.dispatch import binary, ops
+import numpy as np
+
+from .._core.dispatch import apply, apply_inplace, as_operands, binary, ops
 from .._core.optable import TABLE
+from .._core.tensor import Tensor
+from .reduce import check_tensor
 
-__all__ = ["add", "multiply"]
-METHODS = ["add", "multiply"]
+__all__ = [
+    "add", "subtract", "multiply", "divide", "floor_divide", "remainder", "mod", "floor_mod",
+    "pow", "maximum", "minimum", "clip", "scale", "neg", "abs", "sign", "square", "exp", "log",
+    "log2", "log10", "log1p", "sqrt", "rsqrt", "reciprocal", "sin", "cos", "tan", "tanh", "sinh",
+    "cosh", "asin", "acos", "atan", "sigmoid", "erf", "floor", "ceil", "round", "trunc", "isnan",
+    "isinf", "isfinite", "subtract_", "multiply_", "tanh_",
+]
+# Paddle has these in-place variants as Tensor methods only (paddle.add_ does not exist)
+_METHOD_ONLY = ["add_", "scale_", "clip_", "exp_", "sqrt_", "floor_", "ceil_", "reciprocal_",
+                "round_"]
+METHODS = [*__all__, *_METHOD_ONLY]
+
+_F32 = np.dtype(np.float32)
 
 
-def add(x, y, name=None):
-    """x + y, broadcasting."""
-    return binary(TABLE["add"], x, y)
+# ---------------------------------------------------------------------------
+# binary arithmetic
+# ---------------------------------------------------------------------------
+
+def _binary_function(op_name, doc):
+    """A public ``f(x, y, name=None)`` running the table's binary op ``op_name``."""
+    op = TABLE[op_name]
+
+    def fn(x, y, name=None):
+        return binary(op, x, y)
+    fn.__name__ = fn.__qualname__ = op_name
+    fn.__doc__ = doc
+    return fn
 
 
-def multiply(x, y, name=None):
-    """x * y, broadcasting."""
-    return binary(TABLE["multiply"], x, y)
+add = _binary_function("add", "x + y, broadcasting.")
+subtract = _binary_function("subtract", "x - y, broadcasting.")
+multiply = _binary_function("multiply", "x * y, broadcasting.")
+divide = _binary_function("divide", "x / y (true division), broadcasting; integers give float32.")
+floor_divide = _binary_function(
+    "floor_divide", "floor(x / y), broadcasting; integer division by zero raises ZeroDivisionError.")
+remainder = _binary_function(
+    "remainder", "x % y with the sign of y (as Python's %), broadcasting.")
+mod = floor_mod = remainder
+maximum = _binary_function("maximum", "The larger of x and y, broadcasting (NaN if either is).")
+minimum = _binary_function("minimum", "The smaller of x and y, broadcasting (NaN if either is).")
+
+
+def pow(x, y, name=None):
+    """x ** y for a Tensor or scalar exponent y. An integer x keeps its dtype with an int
+    exponent (>= 0); a float exponent makes it float32 first, as ``x ** 2.5`` does."""
+    if isinstance(y, Tensor):
+        return binary(TABLE["elementwise_pow"], x, y)
+    check_tensor("pow", x)
+    if x._data.dtype.kind == "b":
+        raise TypeError("pow: x has dtype bool; cast it to an integer or floating-point dtype first")
+    if isinstance(y, (bool, int, np.integer)):
+        return ops.pow(x, factor=int(y))
+    if isinstance(y, (float, np.floating)):
+        if x._data.dtype.kind in "iu":
+            x = ops.cast(x, dtype=_F32)
+        return ops.pow(x, factor=float(y))
+    raise TypeError(f"pow: y must be a float, an int or a Tensor, got {type(y).__name__}")
+
+
+# ---------------------------------------------------------------------------
+# clip and scale
+# ---------------------------------------------------------------------------
+
+def _number(api, value, arg):
+    """A bound or factor as a Python number (a one-element Tensor gives its value)."""
+    if value is None:
+        return None
+    if isinstance(value, Tensor):
+        value = value.item()
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.number)):
+        raise TypeError(f"{api}: {arg} must be a number or a one-element Tensor, got "
+                        f"{type(value).__name__}")
+    return value.item() if isinstance(value, np.number) else value
+
+
+def _clip_bounds(api, x, min, max):
+    lo, hi = _number(api, min, "min"), _number(api, max, "max")
+    floats = any(isinstance(v, float) for v in (lo, hi))
+    return lo, hi, floats and x._data.dtype.kind in "iu"
+
+
+def clip(x, min=None, max=None, name=None):
+    """x limited to [min, max] (a None bound leaves that side open). An integer x with a
+    float bound gives float32, as Paddle."""
+    check_tensor("clip", x)
+    lo, hi, to_float = _clip_bounds("clip", x, min, max)
+    if to_float:
+        x = ops.cast(x, dtype=_F32)
+    return ops.clip(x, min=lo, max=hi)
+
+
+def scale(x, scale=1.0, bias=0.0, bias_after_scale=True, act=None, name=None):
+    """x * scale + bias (or (x + bias) * scale), then the activation op ``act`` if given
+    ('relu', 'tanh', 'sigmoid', ...). An integer x uses int(scale) and int(bias), as Paddle."""
+    check_tensor("scale", x)
+    out = ops.scale(x, scale=float(_number("scale", scale, "scale")),
+                    bias=float(_number("scale", bias, "bias")), bias_after_scale=bool(bias_after_scale))
+    if act is None:
+        return out
+    op = TABLE.get(act)
+    if op is None or len(op.inputs) != 1:
+        raise ValueError(f"scale: act must name an activation op such as 'relu', 'tanh' or "
+                         f"'sigmoid', got {act!r}")
+    return apply(op, out)
+
+
+# ---------------------------------------------------------------------------
+# unary functions
+# ---------------------------------------------------------------------------
+
+def _unary_function(op_name, doc):
+    """A public ``f(x, name=None)`` running the table's unary op ``op_name``."""
+    op = TABLE[op_name]
+
+    def fn(x, name=None):
+        check_tensor(op_name, x)
+        return apply(op, x)
+    fn.__name__ = fn.__qualname__ = op_name
+    fn.__doc__ = doc
+    return fn
+
+
+neg = _unary_function("neg", "-x.")
+abs = _unary_function("abs", "|x| (the gradient at 0 is 0).")
+sign = _unary_function("sign", "-1, 0 or 1 by the sign of x (zero gradient).")
+square = _unary_function("square", "x * x.")
+exp = _unary_function("exp", "e ** x; integers give float32.")
+log = _unary_function("log", "Natural logarithm; integers give float32.")
+log2 = _unary_function("log2", "Base-2 logarithm; integers give float32.")
+log10 = _unary_function("log10", "Base-10 logarithm; integers give float32.")
+log1p = _unary_function("log1p", "log(1 + x), accurate for small x; integers give float32.")
+sqrt = _unary_function("sqrt", "Square root; integers give float32.")
+rsqrt = _unary_function("rsqrt", "1 / sqrt(x); integers give float32.")
+reciprocal = _unary_function("reciprocal", "1 / x; integers give float32.")
+sin = _unary_function("sin", "Sine; integers give float32.")
+cos = _unary_function("cos", "Cosine; integers give float32.")
+tan = _unary_function("tan", "Tangent; integers give float32.")
+tanh = _unary_function("tanh", "Hyperbolic tangent; integers give float32.")
+sinh = _unary_function("sinh", "Hyperbolic sine; integers give float32.")
+cosh = _unary_function("cosh", "Hyperbolic cosine; integers give float32.")
+asin = _unary_function("asin", "Inverse sine; integers give float32.")
+acos = _unary_function("acos", "Inverse cosine; integers give float32.")
+atan = _unary_function("atan", "Inverse tangent; integers give float32.")
+sigmoid = _unary_function("sigmoid", "1 / (1 + exp(-x)); integers give float32.")
+erf = _unary_function("erf", "The error function; integers give float32.")
+floor = _unary_function("floor", "Largest integer <= x (zero gradient; integers unchanged).")
+ceil = _unary_function("ceil", "Smallest integer >= x (zero gradient; integers unchanged).")
+isnan = _unary_function("isnan", "Whether each element is NaN (bool).")
+isinf = _unary_function("isinf", "Whether each element is +inf or -inf (bool).")
+isfinite = _unary_function("isfinite", "Whether each element is neither infinite nor NaN (bool).")
+
+
+def round(x, decimals=0, name=None):
+    """x rounded to ``decimals`` places, halves to even (zero gradient). Integer tensors
+    come back unchanged, as in Paddle."""
+    check_tensor("round", x)
+    return ops.round(x, decimals=int(decimals))
+
+
+def trunc(input, name=None):
+    """input rounded toward zero (zero gradient; integers unchanged)."""
+    check_tensor("trunc", input, "input")
+    return ops.trunc(input)
+
+
+# ---------------------------------------------------------------------------
+# in-place variants: the result is written into x (which keeps its dtype and shape)
+# ---------------------------------------------------------------------------
+
+def _operand_like(api, x, y):
+    """y as a Tensor of x's dtype, for an in-place op on x."""
+    check_tensor(api, x)
+    promoted, y = as_operands(api, x, y)
+    if promoted._data.dtype != x._data.dtype:
+        raise TypeError(f"{api}: the result would have dtype {promoted.dtype.name}, which cannot "
+                        f"be written into x of dtype {x.dtype.name}")
+    return y
+
+
+def _float_inplace(api, x):
+    check_tensor(api, x)
+    if x._data.dtype.kind != "f":
+        raise TypeError(f"{api}: x has dtype {x.dtype.name}, but its result is floating-point and "
+                        f"cannot be written into x; use the out-of-place function")
+    return x
+
+
+def add_(x, y, name=None):
+    """x += y in place (y broadcasts to x's shape)."""
+    return apply_inplace(TABLE["add"], x, _operand_like("add_", x, y))
+
+
+def subtract_(x, y, name=None):
+    """x -= y in place (y broadcasts to x's shape)."""
+    return apply_inplace(TABLE["subtract"], x, _operand_like("subtract_", x, y))
+
+
+def multiply_(x, y, name=None):
+    """x *= y in place (y broadcasts to x's shape)."""
+    return apply_inplace(TABLE["multiply"], x, _operand_like("multiply_", x, y))
+
+
+def scale_(x, scale=1.0, bias=0.0, bias_after_scale=True, act=None, name=None):
+    """x = x * scale + bias (or (x + bias) * scale) in place; as in Paddle, act is ignored."""
+    check_tensor("scale_", x)
+    return apply_inplace(TABLE["scale"], x, scale=float(_number("scale_", scale, "scale")),
+                         bias=float(_number("scale_", bias, "bias")),
+                         bias_after_scale=bool(bias_after_scale))
+
+
+def clip_(x, min=None, max=None, name=None):
+    """x limited to [min, max] in place (an integer x needs integer bounds)."""
+    check_tensor("clip_", x)
+    lo, hi, to_float = _clip_bounds("clip_", x, min, max)
+    if to_float:
+        raise TypeError(f"clip_: x has dtype {x.dtype.name}, so its bounds must be integers, got "
+                        f"min={lo} and max={hi}")
+    return apply_inplace(TABLE["clip"], x, min=lo, max=hi)
+
+
+def exp_(x, name=None):
+    """x = exp(x) in place (x must be floating-point)."""
+    return apply_inplace(TABLE["exp"], _float_inplace("exp_", x))
+
+
+def sqrt_(x, name=None):
+    """x = sqrt(x) in place (x must be floating-point)."""
+    return apply_inplace(TABLE["sqrt"], _float_inplace("sqrt_", x))
+
+
+def tanh_(x, name=None):
+    """x = tanh(x) in place (x must be floating-point)."""
+    return apply_inplace(TABLE["tanh"], _float_inplace("tanh_", x))
+
+
+def reciprocal_(x, name=None):
+    """x = 1 / x in place (x must be floating-point)."""
+    return apply_inplace(TABLE["reciprocal"], _float_inplace("reciprocal_", x))
+
+
+def floor_(x, name=None):
+    """x = floor(x) in place."""
+    check_tensor("floor_", x)
+    return apply_inplace(TABLE["floor"], x)
+
+
+def ceil_(x, name=None):
+    """x = ceil(x) in place."""
+    check_tensor("ceil_", x)
+    return apply_inplace(TABLE["ceil"], x)
+
+
+def round_(x, decimals=0, name=None):
+    """x rounded to ``decimals`` places in place, halves to even."""
+    check_tensor("round_", x)
+    return apply_inplace(TABLE["round"], x, decimals=int(decimals))

@@ -1,0 +1,400 @@
+"""nn.Layer: the base class of every model and layer, as Paddle's ``paddle.nn.Layer``.
+
+A Layer owns parameters, buffers and sublayers. Assigning an attribute files it by type:
+
+- a :class:`~dygrad.Parameter` goes to ``_parameters``,
+- a Layer goes to ``_sub_layers``,
+- any other Tensor goes to ``_buffers`` as a non-persistable buffer (``register_buffer``
+  makes persistable ones, which ``state_dict`` includes),
+
+and reading the attribute finds it there. Traversals (``parameters``, ``named_sublayers``,
+``state_dict``, ...) walk the tree in registration order, depth first, the owner before its
+sublayers; ``parameters()`` lists a shared parameter once, ``state_dict()`` under every name.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections import OrderedDict
+
+import numpy as np
+
+from .._core import dtype as _dt
+from .._core.tensor import Parameter, Tensor
+from .initializer import Constant, XavierUniform
+from .param_attr import ParamAttr
+
+_counters: dict = {}
+
+
+def _unique_name(key: str) -> str:
+    """``key_0``, ``key_1``, ...: Paddle's per-prefix counters for layer and parameter names."""
+    n = _counters.setdefault(key, itertools.count())
+    return f"{key}_{next(n)}"
+
+
+def _camel_to_snake(name: str) -> str:
+    """'MyModel' -> 'my_model', 'HTTPServer2D' -> 'http_server2d' (Paddle's rule)."""
+    s = re.sub(r"(.)([A-Z][a-z]+)", r"\1_\2", name)
+    return re.sub(r"([a-z])([A-Z])", r"\1_\2", s).lower()
+
+
+def _join(prefix: str, name: str) -> str:
+    return f"{prefix}.{name}" if prefix else name
+
+
+class HookRemoveHelper:
+    """What ``register_forward_*_hook`` returns: ``remove()`` unregisters the hook."""
+
+    _ids = itertools.count()
+
+    def __init__(self, hooks: dict):
+        self._hooks = hooks
+        self._id = next(HookRemoveHelper._ids)
+
+    def remove(self):
+        self._hooks.pop(self._id, None)
+
+
+class Layer:
+    """Base class of layers and models: subclasses create parameters and sublayers in
+    ``__init__`` (after ``super().__init__()``) and compute in ``forward``."""
+
+    def __init__(self, name_scope=None, dtype="float32"):
+        self.training = True
+        if name_scope is None:
+            name_scope = _camel_to_snake(type(self).__name__)
+        self._full_name = _unique_name(name_scope)
+        self._dtype = dtype
+        self._parameters = OrderedDict()
+        self._buffers = OrderedDict()
+        self._non_persistable_buffer_names_set = set()
+        self._sub_layers = OrderedDict()
+        self._forward_pre_hooks = OrderedDict()
+        self._forward_post_hooks = OrderedDict()
+
+    # -- calling -----------------------------------------------------------------------
+    def forward(self, *inputs, **kwargs):
+        """The computation; every Layer subclass defines it."""
+        raise NotImplementedError(f"{type(self).__name__} does not define forward()")
+
+    def __call__(self, *inputs, **kwargs):
+        for hook in list(self._forward_pre_hooks.values()):
+            result = hook(self, inputs)
+            if result is not None:
+                inputs = result if isinstance(result, tuple) else (result,)
+        outputs = self.forward(*inputs, **kwargs)
+        for hook in list(self._forward_post_hooks.values()):
+            result = hook(self, inputs, outputs)
+            if result is not None:
+                outputs = result
+        return outputs
+
+    def register_forward_pre_hook(self, hook):
+        """Call ``hook(layer, inputs)`` before forward; a returned value replaces the inputs."""
+        handle = HookRemoveHelper(self._forward_pre_hooks)
+        self._forward_pre_hooks[handle._id] = hook
+        return handle
+
+    def register_forward_post_hook(self, hook):
+        """Call ``hook(layer, inputs, outputs)`` after forward; a returned value replaces
+        the outputs."""
+        handle = HookRemoveHelper(self._forward_post_hooks)
+        self._forward_post_hooks[handle._id] = hook
+        return handle
+
+    # -- modes -------------------------------------------------------------------------
+    def train(self):
+        """Training mode for this layer and every sublayer (dropout, batch norm, ...)."""
+        for layer in self.sublayers(include_self=True):
+            layer.training = True
+        return self
+
+    def eval(self):
+        """Evaluation mode for this layer and every sublayer."""
+        for layer in self.sublayers(include_self=True):
+            layer.training = False
+        return self
+
+    def full_name(self) -> str:
+        """The unique name of this layer: its snake-case class name (or ``name_scope``)
+        with a counter, e.g. 'linear_0'."""
+        return self._full_name
+
+    # -- creating and registering ------------------------------------------------------
+    def create_parameter(self, shape, attr=None, dtype=None, is_bias=False,
+                         default_initializer=None):
+        """A new Parameter named '<full_name>.w_<n>' ('b_<n>' for a bias) unless ``attr``
+        names it, with values from ``attr``'s initializer, else ``default_initializer``,
+        else XavierUniform (Constant(0.0) for a bias). ``attr=False`` returns None."""
+        attr = ParamAttr._to_attr(attr)
+        if attr is False:
+            return None
+        shape = [int(d) for d in shape]
+        if any(d < 0 for d in shape):
+            raise ValueError(f"create_parameter: every dimension of shape must be >= 0, got "
+                             f"{shape}")
+        np_dtype = _dt.convert_dtype(self._dtype if dtype is None else dtype).np
+        init = attr.initializer or default_initializer or (
+            Constant(0.0) if is_bias else XavierUniform())
+        name = attr.name or _unique_name(f"{self._full_name}.{'b' if is_bias else 'w'}")
+        p = Parameter(init._generate(tuple(shape), np_dtype), name=name,
+                      trainable=attr.trainable, optimize_attr={"learning_rate": attr.learning_rate},
+                      regularizer=attr.regularizer, need_clip=attr.need_clip)
+        p.do_model_average = attr.do_model_average
+        return p
+
+    def add_parameter(self, name, parameter):
+        """Register ``parameter`` (a Parameter, or None) under ``name``; returns it."""
+        self._check_new_name(name, "_parameters", "parameter")
+        if parameter is not None and not isinstance(parameter, Parameter):
+            raise TypeError(f"parameter assignment requires Parameter or None, but got "
+                            f"'{type(parameter).__name__}'")
+        self._parameters[name] = parameter
+        return parameter
+
+    def add_sublayer(self, name, sublayer):
+        """Register ``sublayer`` (a Layer, or None) under ``name``; returns it."""
+        if sublayer is not None and not isinstance(sublayer, Layer):
+            raise TypeError(f"add_sublayer: sublayer must be a Layer or None, got "
+                            f"{type(sublayer).__name__}")
+        self._sub_layers[str(name)] = sublayer
+        return sublayer
+
+    def register_buffer(self, name, tensor, persistable=True):
+        """Register a Tensor that is state but not a parameter (running statistics, ...);
+        persistable buffers are part of ``state_dict``."""
+        self._check_new_name(name, "_buffers", "buffer")
+        if tensor is not None and not isinstance(tensor, Tensor):
+            raise TypeError(f"The registered buffer should be a Paddle.Tensor, but received "
+                            f"{type(tensor).__name__}.")
+        self._buffers[name] = tensor
+        if persistable:
+            self._non_persistable_buffer_names_set.discard(name)
+        else:
+            self._non_persistable_buffer_names_set.add(name)
+
+    def _check_new_name(self, name, store, what):
+        if store not in self.__dict__:
+            raise ValueError("super().__init__() should be called first")
+        if not isinstance(name, str):
+            raise TypeError(f"The name of {what} should be a string, but received "
+                            f"{type(name).__name__}.")
+        if "." in name:
+            raise KeyError(f"The name of {what} can not contain `.`, because when you access "
+                           f"the newly added {what} in the form of `self.**.**`, it will cause "
+                           f"AttributeError.")
+        if name == "":
+            raise KeyError(f"The name of {what} can not be empty.")
+        if hasattr(self, name) and name not in self.__dict__[store]:
+            raise KeyError(f"attribute '{name}' already exists.")
+
+    # -- attribute protocol ------------------------------------------------------------
+    def __setattr__(self, name, value):
+        d = self.__dict__
+        params, layers, buffers = d.get("_parameters"), d.get("_sub_layers"), d.get("_buffers")
+        if isinstance(value, Parameter):
+            if params is None:
+                raise ValueError("super().__init__() should be called first")
+            self._forget(name, keep="_parameters")
+            params[name] = value
+        elif params is not None and name in params:
+            if value is not None:
+                raise TypeError(f"assignment to parameter '{name}' should be of type Parameter "
+                                f"or None, but got '{type(value).__name__}'")
+            params[name] = None
+        elif isinstance(value, Layer):
+            if layers is None:
+                raise ValueError("super().__init__() should be called first")
+            self._forget(name, keep="_sub_layers")
+            layers[name] = value
+        elif layers is not None and name in layers:
+            if value is not None:
+                raise TypeError(f"assignment to sublayer '{name}' should be of type Layer or "
+                                f"None, but got '{type(value).__name__}'")
+            layers[name] = None
+        elif isinstance(value, Tensor):
+            if buffers is None:
+                raise ValueError("super().__init__() should be called first")
+            if name not in buffers:  # a plain Tensor attribute: a non-persistable buffer
+                self._non_persistable_buffer_names_set.add(name)
+            self._forget(name, keep="_buffers")
+            buffers[name] = value
+        elif buffers is not None and name in buffers:
+            if value is not None:
+                raise TypeError(f"assignment to buffers '{name}' should be of type Tensor or "
+                                f"None, but got '{type(value).__name__}'")
+            buffers[name] = None
+        else:
+            object.__setattr__(self, name, value)
+
+    def _forget(self, name, keep):
+        """Remove ``name`` from the instance dict and the registries other than ``keep``
+        (where re-assigning keeps its place in the order)."""
+        d = self.__dict__
+        d.pop(name, None)
+        for store in ("_parameters", "_sub_layers", "_buffers"):
+            if store != keep:
+                d[store].pop(name, None)
+
+    def __getattr__(self, name):
+        # only called when normal lookup fails: look in the registries
+        d = self.__dict__
+        for store in ("_parameters", "_sub_layers", "_buffers"):
+            registry = d.get(store)
+            if registry is not None and name in registry:
+                return registry[name]
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+    def __delattr__(self, name):
+        d = self.__dict__
+        for store in ("_parameters", "_sub_layers", "_buffers"):
+            registry = d.get(store)
+            if registry is not None and name in registry:
+                del registry[name]
+                self._non_persistable_buffer_names_set.discard(name)
+                return
+        object.__delattr__(self, name)
+
+    def __dir__(self):
+        return sorted(set(super().__dir__()) | set(self._parameters) | set(self._sub_layers)
+                      | set(self._buffers))
+
+    # -- traversals --------------------------------------------------------------------
+    def named_sublayers(self, prefix="", include_self=False, layers_set=None,
+                        remove_duplicate=True):
+        """(structured name, layer) for every sublayer, depth first, each layer once."""
+        if layers_set is None:
+            layers_set = set()
+        if include_self and self not in layers_set:
+            if remove_duplicate:
+                layers_set.add(self)
+            yield prefix, self
+        for key, layer in self._sub_layers.items():
+            if layer is None:
+                continue
+            yield from layer.named_sublayers(_join(prefix, key), True, layers_set,
+                                             remove_duplicate)
+
+    def sublayers(self, include_self=False) -> list:
+        return [layer for _, layer in self.named_sublayers(include_self=include_self)]
+
+    def named_children(self):
+        """(name, layer) for the direct sublayers, each layer once."""
+        seen = set()
+        for name, layer in self._sub_layers.items():
+            if layer is not None and layer not in seen:
+                seen.add(layer)
+                yield name, layer
+
+    def children(self):
+        for _, layer in self.named_children():
+            yield layer
+
+    def _named_members(self, store, prefix, include_sublayers, remove_duplicate=True):
+        seen = set()
+        layers = (self.named_sublayers(prefix=prefix, include_self=True)
+                  if include_sublayers else [(prefix, self)])
+        for layer_prefix, layer in layers:
+            for name, t in getattr(layer, store).items():
+                if t is None or (remove_duplicate and id(t) in seen):
+                    continue
+                seen.add(id(t))
+                yield _join(layer_prefix, name), t
+
+    def named_parameters(self, prefix="", include_sublayers=True, remove_duplicate=True):
+        """(structured name, parameter), e.g. ('linear1.weight', p); a shared parameter once
+        (under its first name) unless ``remove_duplicate=False``."""
+        yield from self._named_members("_parameters", prefix, include_sublayers,
+                                       remove_duplicate)
+
+    def parameters(self, include_sublayers=True) -> list:
+        """Every parameter of this layer and (by default) its sublayers, each once."""
+        return [p for _, p in self.named_parameters(include_sublayers=include_sublayers)]
+
+    def named_buffers(self, prefix="", include_sublayers=True):
+        yield from self._named_members("_buffers", prefix, include_sublayers)
+
+    def buffers(self, include_sublayers=True) -> list:
+        return [b for _, b in self.named_buffers(include_sublayers=include_sublayers)]
+
+    def apply(self, fn):
+        """Call ``fn(layer)`` on every sublayer, then on this layer; returns self."""
+        for layer in self.children():
+            layer.apply(fn)
+        fn(self)
+        return self
+
+    def clear_gradients(self, set_to_zero=True):
+        """Clear the gradients of every trainable parameter (zeros them by default)."""
+        for p in self.parameters():
+            if p.trainable:
+                p.clear_gradient(set_to_zero)
+
+    # -- state -------------------------------------------------------------------------
+    def state_dict(self, destination=None, include_sublayers=True, structured_name_prefix=""):
+        """{structured name: Tensor} of the parameters and persistable buffers (the tensors
+        themselves, not copies); a shared parameter appears under each of its names."""
+        dest = OrderedDict() if destination is None else destination
+        for name, p in self._parameters.items():
+            if p is not None:
+                dest[structured_name_prefix + name] = p
+        for name, b in self._buffers.items():
+            if b is not None and name not in self._non_persistable_buffer_names_set:
+                dest[structured_name_prefix + name] = b
+        if include_sublayers:
+            for name, layer in self._sub_layers.items():
+                if layer is not None:
+                    layer.state_dict(dest, True, f"{structured_name_prefix}{name}.")
+        return dest
+
+    def set_state_dict(self, state_dict, use_structured_name=True):
+        """Copy values from ``state_dict`` (Tensors or NumPy arrays) into this layer's
+        parameters and buffers, in place. Keys are structured names ('linear1.weight'), or
+        the tensors' own names with ``use_structured_name=False``. Every value is checked
+        first: a shape or dtype that differs from the target's is an error and nothing is
+        copied. Returns (missing_keys, unexpected_keys)."""
+        missing, matched, pairs = [], set(), []
+        for key, target in self.state_dict().items():
+            k = key if use_structured_name else target.name
+            if k not in state_dict:
+                missing.append(k)
+                continue
+            value = state_dict[k]
+            array = value._data if isinstance(value, Tensor) else np.asarray(value)
+            if tuple(array.shape) != tuple(target._data.shape):
+                raise ValueError(f"set_state_dict: {k} receives a shape {list(array.shape)}, "
+                                 f"but the expected shape is {target.shape}.")
+            if array.dtype != target._data.dtype:
+                raise TypeError(f"set_state_dict: {k} receives dtype "
+                                f"{_dt.from_numpy(array.dtype).name}, but the expected dtype is "
+                                f"{target.dtype.name}; cast the value first")
+            matched.add(k)
+            pairs.append((target, value))
+        for target, value in pairs:
+            target.set_value(value)
+        unexpected = [k for k in state_dict if k not in matched]
+        return missing, unexpected
+
+    set_dict = set_state_dict
+    load_dict = set_state_dict
+
+    # -- printing ----------------------------------------------------------------------
+    def extra_repr(self) -> str:
+        """The layer's own settings, shown inside its repr (subclasses override)."""
+        return ""
+
+    def __repr__(self):
+        extra = self.extra_repr()
+        lines = extra.split("\n") if extra else []
+        children = [f"({name}): " + repr(layer).replace("\n", "\n  ")
+                    for name, layer in self._sub_layers.items()]
+        body = ""
+        if len(lines) == 1:
+            body = lines[0]
+        elif lines:
+            body = "\n  " + "\n  ".join(lines) + "\n"
+        if children:
+            body += "\n  " + "\n  ".join(children) + "\n"
+        return f"{type(self).__name__}({body})"
