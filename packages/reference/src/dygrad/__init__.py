@@ -21,7 +21,7 @@ from ._core.tensor import Parameter, Tensor, is_tensor
 from .tensor import *  # noqa: F401,F403
 from .tensor import __all__ as _tensor_all
 
-from . import autograd, linalg, nn, optimizer  # noqa: F401
+from . import autograd, framework, io, linalg, nn, optimizer, vision  # noqa: F401
 from .autograd import grad
 
 dtype = _dtype_mod.DType

@@ -1,0 +1,5 @@
+"""paddle.vision.datasets: MNIST and Fashion-MNIST."""
+
+from .mnist import MNIST, FashionMNIST
+
+__all__ = ["MNIST", "FashionMNIST"]
