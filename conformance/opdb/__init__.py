@@ -150,9 +150,10 @@ def noncontiguous(a: np.ndarray) -> np.ndarray:
 # ---------------------------------------------------------------------------
 
 def _collect() -> dict:
-    from . import creation, elementwise, linalg, manipulation, nn, reduction
+    from . import conv, creation, elementwise, linalg, loss, manipulation, nn, norm, optimizer, reduction
     db: dict[str, OpInfo] = {}
-    for mod in (creation, elementwise, linalg, manipulation, nn, reduction):
+    for mod in (creation, elementwise, linalg, manipulation, nn, reduction, conv, norm, loss,
+                optimizer):
         for info in mod.OPS:
             if info.name in db:
                 raise ValueError(f"op database: {info.name!r} has two entries")

@@ -8,7 +8,18 @@ One module per family, mirroring :mod:`dygrad._core.ops`.
 from __future__ import annotations
 
 from .._core.engine import Engine
-from . import creation, elementwise, linalg, manipulation, nn, reduction  # noqa: F401
+from . import (  # noqa: F401
+    conv,
+    creation,
+    elementwise,
+    linalg,
+    loss,
+    manipulation,
+    nn,
+    norm,
+    optimizer,
+    reduction,
+)
 from ._registry import KERNELS
 
 

@@ -1,14 +1,21 @@
-"""paddle.nn: layers, losses and initializers. (``ParamAttr`` lives in :mod:`.param_attr`;
-Paddle exports it as ``paddle.ParamAttr``.)"""
+"""paddle.nn: layers, losses, initializers and gradient clipping.
+
+One module per family of layers, as Paddle's ``paddle.nn.layer``: every name in a module's
+``__all__`` is exported here (``paddle.nn.Conv2D``).
+"""
+
+from importlib import import_module
 
 from . import functional, initializer
-from .activation import LogSoftmax, ReLU, Sigmoid, Softmax, Tanh
-from .clip import ClipGradByGlobalNorm, ClipGradByNorm, ClipGradByValue
-from .common import Linear
-from .container import LayerList, Sequential
-from .layer import Layer
-from .loss import MSELoss
+from .param_attr import ParamAttr
 
-__all__ = ["Layer", "Sequential", "LayerList", "Linear", "ReLU", "Sigmoid", "Tanh", "Softmax",
-           "LogSoftmax", "MSELoss", "ClipGradByValue", "ClipGradByNorm", "ClipGradByGlobalNorm",
-           "functional", "initializer"]
+_MODULES = ("layer", "container", "common", "activation", "conv", "pooling", "norm", "loss",
+            "vision", "rnn", "transformer", "clip")
+
+__all__ = ["functional", "initializer", "ParamAttr"]
+for _name in _MODULES:
+    _mod = import_module(f"{__name__}.{_name}")
+    for _obj in _mod.__all__:
+        globals()[_obj] = getattr(_mod, _obj)
+    __all__ += list(_mod.__all__)
+del _name, _mod, _obj

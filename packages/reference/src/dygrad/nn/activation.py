@@ -65,3 +65,5 @@ class LogSoftmax(_SoftmaxBase):
     """log(softmax(x)) along ``axis``."""
 
     _fn = staticmethod(F.log_softmax)
+
+__all__ = ["ReLU", "Sigmoid", "Tanh", "Softmax", "LogSoftmax"]

@@ -92,3 +92,5 @@ class ClipGradByGlobalNorm(ClipGradBase):
         scale = acc(self.clip_norm) / np.maximum(global_norm, acc(self.clip_norm))
         return [(p, Tensor._wrap(g._data * g._data.dtype.type(scale)) if _needs_clip(p) else g)
                 for p, g in params_grads]
+
+__all__ = ["ClipGradByValue", "ClipGradByNorm", "ClipGradByGlobalNorm"]

@@ -32,3 +32,5 @@ class Linear(Layer):
         name = f", name={self.name}" if self.name else ""
         return (f"in_features={self.weight.shape[0]}, out_features={self.weight.shape[1]}, "
                 f"dtype={self._dtype}{name}")
+
+__all__ = ["Linear"]

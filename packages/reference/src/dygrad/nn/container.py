@@ -112,3 +112,5 @@ class LayerList(Layer):
         for layer in sublayers:
             self.append(layer)
         return self
+
+__all__ = ["Sequential", "LayerList"]

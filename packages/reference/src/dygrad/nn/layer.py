@@ -398,3 +398,5 @@ class Layer:
         if children:
             body += "\n  " + "\n  ".join(children) + "\n"
         return f"{type(self).__name__}({body})"
+
+__all__ = ["Layer"]

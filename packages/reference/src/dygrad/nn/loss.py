@@ -17,3 +17,5 @@ class MSELoss(Layer):
 
     def forward(self, input, label):
         return F.mse_loss(input, label, self.reduction)
+
+__all__ = ["MSELoss"]

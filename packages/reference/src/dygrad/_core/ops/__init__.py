@@ -1,3 +1,14 @@
 """The op table's rows, one module per family. Importing this package registers them all."""
 
-from . import creation, elementwise, linalg, manipulation, nn, reduction  # noqa: F401
+from . import (  # noqa: F401
+    conv,
+    creation,
+    elementwise,
+    linalg,
+    loss,
+    manipulation,
+    nn,
+    norm,
+    optimizer,
+    reduction,
+)

@@ -1,7 +1,16 @@
-"""paddle.nn.functional: the stateless forms of layers (activations, losses, linear)."""
+"""paddle.nn.functional: the stateless forms of the layers.
 
-from .activation import log_softmax, relu, sigmoid, softmax, tanh
-from .common import linear
-from .loss import mse_loss
+One module per family, as Paddle's: every name in a module's ``__all__`` is exported here.
+"""
 
-__all__ = ["relu", "sigmoid", "tanh", "softmax", "log_softmax", "linear", "mse_loss"]
+from importlib import import_module
+
+_MODULES = ("activation", "common", "input", "conv", "pooling", "norm", "vision", "loss")
+
+__all__: list = []
+for _name in _MODULES:
+    _mod = import_module(f"{__name__}.{_name}")
+    for _fn in _mod.__all__:
+        globals()[_fn] = getattr(_mod, _fn)
+    __all__ += list(_mod.__all__)
+del _name, _mod, _fn

@@ -38,3 +38,5 @@ def softmax(x, axis=-1, dtype=None, name=None):
 def log_softmax(x, axis=-1, dtype=None, name=None):
     """log(softmax(x)) along ``axis``, computed stably; with ``dtype``, x is cast first."""
     return ops.log_softmax(_cast_first(x, dtype, "log_softmax"), axis=int(axis))
+
+__all__ = ["relu", "sigmoid", "tanh", "softmax", "log_softmax"]

@@ -13,3 +13,5 @@ def linear(x, weight, bias=None, name=None):
     check_tensor(weight, "linear", "weight")
     out = T.matmul(x, weight)
     return out if bias is None else T.add(out, check_tensor(bias, "linear", "bias"))
+
+__all__ = ["linear"]

@@ -26,3 +26,5 @@ def mse_loss(input, label, reduction="mean", name=None):
     if reduction == "sum":
         return T.sum(err)
     return err
+
+__all__ = ["mse_loss"]

@@ -1,0 +1,3 @@
+"""Op database entries: conv ops."""
+
+OPS: list = []

@@ -1,0 +1,3 @@
+"""Op database entries: loss ops."""
+
+OPS: list = []

@@ -1,0 +1,3 @@
+"""Op database entries: norm ops."""
+
+OPS: list = []

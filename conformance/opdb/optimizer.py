@@ -1,0 +1,3 @@
+"""Op database entries: optimizer ops."""
+
+OPS: list = []

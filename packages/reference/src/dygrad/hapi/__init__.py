@@ -1,0 +1,3 @@
+"""paddle.hapi: the high-level API (Model, callbacks, summary, flops)."""
+
+__all__: list = []

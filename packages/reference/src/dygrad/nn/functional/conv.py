@@ -1,0 +1,3 @@
+"""paddle.nn.functional: convolutions."""
+
+__all__: list = []

@@ -1,0 +1,3 @@
+"""paddle.nn.functional: one_hot and embedding."""
+
+__all__: list = []

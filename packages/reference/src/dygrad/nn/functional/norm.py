@@ -1,0 +1,3 @@
+"""paddle.nn.functional: normalization."""
+
+__all__: list = []

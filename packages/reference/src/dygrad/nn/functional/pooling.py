@@ -1,0 +1,3 @@
+"""paddle.nn.functional: pooling."""
+
+__all__: list = []

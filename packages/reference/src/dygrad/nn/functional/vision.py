@@ -1,0 +1,3 @@
+"""paddle.nn.functional: interpolate, pixel_shuffle."""
+
+__all__: list = []

@@ -1,0 +1,3 @@
+"""Pooling layers: max, average and adaptive pooling."""
+
+__all__: list = []

@@ -1,0 +1,3 @@
+"""Recurrent layers: SimpleRNN, LSTM, GRU and their cells."""
+
+__all__: list = []

@@ -1,0 +1,3 @@
+"""Attention layers: MultiHeadAttention, TransformerEncoderLayer, TransformerEncoder."""
+
+__all__: list = []

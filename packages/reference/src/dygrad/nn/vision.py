@@ -1,0 +1,3 @@
+"""Vision layers: Upsample, PixelShuffle."""
+
+__all__: list = []

@@ -1,0 +1,3 @@
+"""paddle.vision.models: classic networks (LeNet)."""
+
+__all__: list = []
