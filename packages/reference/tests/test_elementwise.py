@@ -197,12 +197,6 @@ def test_mixed_int_dtypes_raise_type_error(expr):
         expr()
 
 
-_NEEDS_DISPATCH_FIX = pytest.mark.xfail(
-    strict=True, reason="dispatch.as_operands refuses an int tensor with a float Python scalar; "
-                        "Paddle computes in float32")
-
-
-@_NEEDS_DISPATCH_FIX
 def test_int_tensor_with_float_scalar_gives_float32():
     i = T([1, 2, 3])
     _close(i + 1.5, np.array([2.5, 3.5, 4.5], np.float32))
@@ -595,8 +589,6 @@ def test_inplace_refuses_gradient_through_changed_input():
         z.sum().backward()
 
 
-@pytest.mark.xfail(strict=True, reason="dispatch.apply_inplace bumps the version of the output "
-                                       "it has just saved, so rules that read their output refuse")
 def test_inplace_gradient_of_op_that_saves_its_output():
     x = T([1.0, 2.0], dtype="float64", stop_gradient=False)
     y = x * 1

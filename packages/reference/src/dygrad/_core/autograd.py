@@ -173,6 +173,14 @@ class Node:
             t._grad_fn, t._out_idx = self, out_idx
         return t
 
+    def output_written(self, index: int, t):
+        """An in-place op has just written output ``index`` (``t``): a saved copy of that
+        output is the written value, at its new version."""
+        name = self.op.outputs[index]
+        if self._saved and name in self._saved:
+            data, box, _, out_idx, _ = self._saved[name]
+            self._saved[name] = (data, box, t._version[0], out_idx, t.stop_gradient)
+
     def _check(self, t, box, version, name):
         if box[0] != version:
             raise self._inplace_error(name, version, box[0])

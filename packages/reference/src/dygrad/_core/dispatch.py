@@ -145,6 +145,7 @@ def apply_inplace(op: OpDef, x, *others, **attrs):
     x._version[0] += 1
     if node is not None:
         x._grad_fn, x._out_idx, x.stop_gradient = node, 0, False
+        node.output_written(0, x)
     return x
 
 
@@ -199,15 +200,23 @@ def scalar_dtype(value, like: np.dtype) -> np.dtype:
 
 
 def as_operands(op_name, x, y):
-    """Two Tensors of one dtype from ``x``, ``y`` (either may be a scalar or array)."""
+    """Two Tensors of one dtype from ``x``, ``y`` (either may be a scalar or array).
+
+    A Python number takes the tensor's dtype, or the default float dtype next to an integer
+    tensor, which is then cast to it (``int_tensor + 1.5`` computes in float32, as Paddle)."""
     T = Tensor
+    number_dtype = None
     if not isinstance(x, T):
-        x, y = _other(op_name, x, y), y
+        is_number = isinstance(x, _NUMBERS)
+        x = _other(op_name, x, y)
+        number_dtype = x._data.dtype if is_number else None
     elif not isinstance(y, T):
+        is_number = isinstance(y, _NUMBERS)
         y = _other(op_name, y, x)
+        number_dtype = y._data.dtype if is_number else None
     dx, dy = x._data.dtype, y._data.dtype
     if dx != dy:
-        d = promote_types(op_name, dx, dy)
+        d = number_dtype or promote_types(op_name, dx, dy)
         if dx != d:
             x = ops.cast(x, dtype=d)
         if dy != d:
@@ -215,9 +224,12 @@ def as_operands(op_name, x, y):
     return x, y
 
 
+_NUMBERS = (bool, int, float, complex, np.number, np.bool_)
+
+
 def _other(op_name, value, tensor):
     from .creation import to_array
-    if isinstance(value, (bool, int, float, complex, np.number, np.bool_)):
+    if isinstance(value, _NUMBERS):
         d = scalar_dtype(value, tensor._data.dtype)
         return Tensor._wrap(to_array(value, d))
     if isinstance(value, (np.ndarray, list, tuple)):
