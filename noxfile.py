@@ -46,3 +46,12 @@ def demo(session):
                    "seed000_s4_control_flow_net.py", "seed000_s5_shared_weights.py"]:
         session.log(f"--- conformance/tutorials/{script}")
         session.run("python", "-m", "dygrad.compat", f"conformance/tutorials/{script}")
+
+
+@nox.session
+def compare(session):
+    """dygrad's engines against PyTorch and PaddlePaddle on the seed workloads, in one run
+    (benchmarks/compare.py; the peers' versions are those of benchmarks/peers.txt)."""
+    session.install(REFERENCE)
+    session.install("-r", "benchmarks/peers.txt")
+    session.run("python", "benchmarks/compare.py", *session.posargs)
