@@ -10,18 +10,21 @@ nox.options.sessions = ["lint", "tests"]
 nox.options.reuse_existing_virtualenvs = False
 
 REFERENCE = "./packages/reference"
+ACCELERATED = "./packages/accelerated"  # built from source here (meson-python + Cython)
+TESTS = ["packages/reference/tests", "packages/accelerated/tests", "conformance"]
 
 
 def _install(session):
-    session.install(f"{REFERENCE}[test]")
+    """dygrad and dygrad-accelerated from this checkout, in one pip call (so the engine's
+    dependency on dygrad is this checkout's)."""
+    session.install(f"{REFERENCE}[test]", ACCELERATED)
 
 
 @nox.session
 def tests(session):
     """The whole test suite: unit tests and the conformance suite, on every installed engine."""
     _install(session)
-    session.run("python", "-m", "pytest", "-q", "packages/reference/tests", "conformance",
-                *session.posargs)
+    session.run("python", "-m", "pytest", "-q", *TESTS, *session.posargs)
 
 
 @nox.session

@@ -1,0 +1,51 @@
+"""Neural-network kernels on C-contiguous float32/float64 rows, rows in parallel (OpenMP).
+
+Only typed loops live here; the NumPy-level glue (axes, dtypes, allocation) is in
+``cpu_kernels.py``. The project-wide directives switch off bounds and wraparound checks, so
+nothing here indexes with negative numbers.
+"""
+
+from cython.parallel cimport prange
+from libc.math cimport exp, expf, log, logf
+
+ctypedef fused real:
+    float
+    double
+
+
+cdef inline void _softmax_row(const real* x, real* out, Py_ssize_t n, bint take_log) noexcept nogil:
+    cdef Py_ssize_t j
+    cdef double m = x[0], s = 0.0, ls
+    for j in range(1, n):
+        if x[j] > m:
+            m = x[j]
+    if real is float:
+        for j in range(n):
+            out[j] = expf(x[j] - <float>m)
+            s += out[j]
+    else:
+        for j in range(n):
+            out[j] = exp(x[j] - m)
+            s += out[j]
+    if take_log:
+        ls = log(s)
+        for j in range(n):
+            out[j] = <real>(x[j] - m - ls)
+    else:
+        for j in range(n):
+            out[j] = <real>(out[j] / s)
+
+
+cdef void _rows(const real* x, real* out, Py_ssize_t rows, Py_ssize_t n,
+                bint take_log) noexcept nogil:
+    cdef Py_ssize_t i
+    for i in prange(rows, schedule="static"):
+        _softmax_row(x + i * n, out + i * n, n, take_log)
+
+
+def softmax_rows(real[:, ::1] x, real[:, ::1] out, bint take_log):
+    """out[i] = softmax(x[i]) (or log_softmax), for every row i; out is allocated by the caller."""
+    if x.shape[0] == 0 or x.shape[1] == 0:
+        return
+    with nogil:
+        _rows(&x[0, 0], &out[0, 0], x.shape[0], x.shape[1], take_log)

@@ -1,0 +1,18 @@
+"""Ops whose reference kernel is already what NumPy does best, computed by NumPy here too.
+
+An op listed here is one where a compiled loop cannot beat NumPy's own (BLAS for matrix
+products, NumPy's SIMD loops for single-pass elementwise ops): the accelerated engine
+uses the same NumPy call and says 'numpy' in its coverage table rather than 'reference'.
+"""
+
+from __future__ import annotations
+
+from dygrad.kernels import KERNELS as _REF
+
+# matrix products go to BLAS; single-pass elementwise ufuncs are NumPy's SIMD loops
+_AT_THE_LIMIT = (
+    "matmul", "add", "subtract", "multiply", "divide", "neg", "abs", "exp", "log", "sqrt",
+    "square", "maximum", "minimum", "sin", "cos", "tanh", "cast", "reshape", "transpose",
+)
+
+KERNELS = {name: _REF[name] for name in _AT_THE_LIMIT if name in _REF}
