@@ -16,13 +16,19 @@ from __future__ import annotations
 
 import itertools
 import re
+import warnings
 from collections import OrderedDict
 
 import numpy as np
 
 from .._core import dtype as _dt
+from .._core.autograd import no_grad
+from .._core.dispatch import ops
+from .._core.engine import current
+from .._core.place import Place, parse_device
 from .._core.tensor import Parameter, Tensor
 from .initializer import Constant, XavierUniform
+from .initializer.initializer import _global_bias_initializer, _global_weight_initializer
 from .param_attr import ParamAttr
 
 _counters: dict = {}
@@ -45,16 +51,17 @@ def _join(prefix: str, name: str) -> str:
 
 
 class HookRemoveHelper:
-    """What ``register_forward_*_hook`` returns: ``remove()`` unregisters the hook."""
+    """What ``register_forward_*_hook`` and ``register_state_dict_hook`` return:
+    ``remove()`` unregisters the hook."""
 
     _ids = itertools.count()
 
     def __init__(self, hooks: dict):
         self._hooks = hooks
-        self._id = next(HookRemoveHelper._ids)
+        self._hook_id = next(HookRemoveHelper._ids)
 
     def remove(self):
-        self._hooks.pop(self._id, None)
+        self._hooks.pop(self._hook_id, None)
 
 
 class Layer:
@@ -73,6 +80,7 @@ class Layer:
         self._sub_layers = OrderedDict()
         self._forward_pre_hooks = OrderedDict()
         self._forward_post_hooks = OrderedDict()
+        self._state_dict_hooks = OrderedDict()
 
     # -- calling -----------------------------------------------------------------------
     def forward(self, *inputs, **kwargs):
@@ -91,31 +99,40 @@ class Layer:
                 outputs = result
         return outputs
 
-    def register_forward_pre_hook(self, hook):
-        """Call ``hook(layer, inputs)`` before forward; a returned value replaces the inputs."""
-        handle = HookRemoveHelper(self._forward_pre_hooks)
-        self._forward_pre_hooks[handle._id] = hook
+    @staticmethod
+    def _add_hook(hooks, hook):
+        handle = HookRemoveHelper(hooks)
+        hooks[handle._hook_id] = hook
         return handle
+
+    def register_forward_pre_hook(self, hook):
+        """Call ``hook(layer, inputs)`` before forward; a returned value (a tuple, or one
+        input) replaces the inputs."""
+        return self._add_hook(self._forward_pre_hooks, hook)
 
     def register_forward_post_hook(self, hook):
         """Call ``hook(layer, inputs, outputs)`` after forward; a returned value replaces
         the outputs."""
-        handle = HookRemoveHelper(self._forward_post_hooks)
-        self._forward_post_hooks[handle._id] = hook
-        return handle
+        return self._add_hook(self._forward_post_hooks, hook)
+
+    def register_state_dict_hook(self, hook):
+        """Call ``hook(state_dict)`` at the end of ``state_dict()``; a returned dict
+        replaces it."""
+        return self._add_hook(self._state_dict_hooks, hook)
 
     # -- modes -------------------------------------------------------------------------
-    def train(self):
-        """Training mode for this layer and every sublayer (dropout, batch norm, ...)."""
+    def train(self, mode=True):
+        """Training mode (``mode=False``: evaluation) for this layer and every sublayer."""
+        if not isinstance(mode, bool):
+            raise ValueError("training mode is expected to be boolean")
         for layer in self.sublayers(include_self=True):
-            layer.training = True
+            layer.training = mode
         return self
 
     def eval(self):
-        """Evaluation mode for this layer and every sublayer."""
-        for layer in self.sublayers(include_self=True):
-            layer.training = False
-        return self
+        """Evaluation mode for this layer and every sublayer (dropout off, batch norm uses
+        its running statistics)."""
+        return self.train(False)
 
     def full_name(self) -> str:
         """The unique name of this layer: its snake-case class name (or ``name_scope``)
@@ -125,21 +142,32 @@ class Layer:
     # -- creating and registering ------------------------------------------------------
     def create_parameter(self, shape, attr=None, dtype=None, is_bias=False,
                          default_initializer=None):
-        """A new Parameter named '<full_name>.w_<n>' ('b_<n>' for a bias) unless ``attr``
-        names it, with values from ``attr``'s initializer, else ``default_initializer``,
-        else XavierUniform (Constant(0.0) for a bias). ``attr=False`` returns None."""
-        attr = ParamAttr._to_attr(attr)
+        """A new Parameter of ``shape`` and ``dtype`` (the default dtype when None).
+
+        ``attr`` (a ParamAttr, a name, an Initializer, None, or False for no parameter:
+        None is returned) gives its name, initializer, learning rate, regularizer,
+        trainable and need_clip. Unnamed parameters are called '<full_name>.w_<n>'
+        ('b_<n>' for a bias). The values come from the attr's initializer, else the global
+        one (``set_global_initializer``), else ``default_initializer``, else XavierUniform
+        (Constant(0.0) for a bias)."""
+        attr = ParamAttr._to_attr(None if isinstance(attr, str) and attr == "" else attr)
         if attr is False:
             return None
         shape = [int(d) for d in shape]
         if any(d < 0 for d in shape):
             raise ValueError(f"create_parameter: every dimension of shape must be >= 0, got "
                              f"{shape}")
-        np_dtype = _dt.convert_dtype(self._dtype if dtype is None else dtype).np
-        init = attr.initializer or default_initializer or (
-            Constant(0.0) if is_bias else XavierUniform())
+        dtype = _dt.convert_dtype(_dt.get_default_dtype() if dtype is None else dtype)
+        glob = _global_bias_initializer() if is_bias else _global_weight_initializer()
+        init = attr.initializer or glob or default_initializer
+        if init is None:
+            if not dtype.is_floating_point:
+                raise TypeError(f"create_parameter: a parameter of dtype {dtype.name} has no "
+                                f"default initializer; pass default_initializer (or an "
+                                f"initializer in attr) that fits the dtype")
+            init = Constant(0.0) if is_bias else XavierUniform()
         name = attr.name or _unique_name(f"{self._full_name}.{'b' if is_bias else 'w'}")
-        p = Parameter(init._generate(tuple(shape), np_dtype), name=name,
+        p = Parameter(init._generate(tuple(shape), dtype.np), name=name,
                       trainable=attr.trainable, optimize_attr={"learning_rate": attr.learning_rate},
                       regularizer=attr.regularizer, need_clip=attr.need_clip)
         p.do_model_average = attr.do_model_average
@@ -147,10 +175,12 @@ class Layer:
 
     def add_parameter(self, name, parameter):
         """Register ``parameter`` (a Parameter, or None) under ``name``; returns it."""
+        if "_parameters" not in self.__dict__:
+            raise RuntimeError("super().__init__() should be called firstly.")
         self._check_new_name(name, "_parameters", "parameter")
         if parameter is not None and not isinstance(parameter, Parameter):
-            raise TypeError(f"parameter assignment requires Parameter or None, but got "
-                            f"'{type(parameter).__name__}'")
+            raise TypeError(f"The parameter to be added should be a Parameter, but received "
+                            f"{type(parameter).__name__}.")
         self._parameters[name] = parameter
         return parameter
 
@@ -165,8 +195,11 @@ class Layer:
     def register_buffer(self, name, tensor, persistable=True):
         """Register a Tensor that is state but not a parameter (running statistics, ...);
         persistable buffers are part of ``state_dict``."""
+        if "_buffers" not in self.__dict__:
+            raise ValueError("super().__init__() should be called first")
         self._check_new_name(name, "_buffers", "buffer")
-        if tensor is not None and not isinstance(tensor, Tensor):
+        if tensor is not None and (not isinstance(tensor, Tensor)
+                                   or isinstance(tensor, Parameter)):
             raise TypeError(f"The registered buffer should be a Paddle.Tensor, but received "
                             f"{type(tensor).__name__}.")
         self._buffers[name] = tensor
@@ -176,8 +209,6 @@ class Layer:
             self._non_persistable_buffer_names_set.add(name)
 
     def _check_new_name(self, name, store, what):
-        if store not in self.__dict__:
-            raise ValueError("super().__init__() should be called first")
         if not isinstance(name, str):
             raise TypeError(f"The name of {what} should be a string, but received "
                             f"{type(name).__name__}.")
@@ -188,7 +219,8 @@ class Layer:
         if name == "":
             raise KeyError(f"The name of {what} can not be empty.")
         if hasattr(self, name) and name not in self.__dict__[store]:
-            raise KeyError(f"attribute '{name}' already exists.")
+            raise KeyError(f"The {what} '{name}' already exists." if what == "parameter"
+                           else f"attribute '{name}' already exists.")
 
     # -- attribute protocol ------------------------------------------------------------
     def __setattr__(self, name, value):
@@ -264,7 +296,8 @@ class Layer:
     # -- traversals --------------------------------------------------------------------
     def named_sublayers(self, prefix="", include_self=False, layers_set=None,
                         remove_duplicate=True):
-        """(structured name, layer) for every sublayer, depth first, each layer once."""
+        """(structured name, layer) for every sublayer, depth first, each layer once
+        (unless ``remove_duplicate=False``); ``layers_set`` holds layers to skip."""
         if layers_set is None:
             layers_set = set()
         if include_self and self not in layers_set:
@@ -278,6 +311,7 @@ class Layer:
                                              remove_duplicate)
 
     def sublayers(self, include_self=False) -> list:
+        """Every sublayer (and this layer first with ``include_self``), depth first."""
         return [layer for _, layer in self.named_sublayers(include_self=include_self)]
 
     def named_children(self):
@@ -289,18 +323,21 @@ class Layer:
                 yield name, layer
 
     def children(self):
+        """The direct sublayers, each once."""
         for _, layer in self.named_children():
             yield layer
 
-    def _named_members(self, store, prefix, include_sublayers, remove_duplicate=True):
+    def _named_members(self, store, prefix, include_sublayers, remove_duplicate):
         seen = set()
-        layers = (self.named_sublayers(prefix=prefix, include_self=True)
+        layers = (self.named_sublayers(prefix=prefix, include_self=True,
+                                       remove_duplicate=remove_duplicate)
                   if include_sublayers else [(prefix, self)])
         for layer_prefix, layer in layers:
             for name, t in getattr(layer, store).items():
-                if t is None or (remove_duplicate and id(t) in seen):
+                if t is None or id(t) in seen:
                     continue
-                seen.add(id(t))
+                if remove_duplicate:
+                    seen.add(id(t))
                 yield _join(layer_prefix, name), t
 
     def named_parameters(self, prefix="", include_sublayers=True, remove_duplicate=True):
@@ -313,10 +350,12 @@ class Layer:
         """Every parameter of this layer and (by default) its sublayers, each once."""
         return [p for _, p in self.named_parameters(include_sublayers=include_sublayers)]
 
-    def named_buffers(self, prefix="", include_sublayers=True):
-        yield from self._named_members("_buffers", prefix, include_sublayers)
+    def named_buffers(self, prefix="", include_sublayers=True, remove_duplicate=True):
+        """(structured name, buffer), persistable or not, each buffer once."""
+        yield from self._named_members("_buffers", prefix, include_sublayers, remove_duplicate)
 
     def buffers(self, include_sublayers=True) -> list:
+        """Every buffer of this layer and (by default) its sublayers, each once."""
         return [b for _, b in self.named_buffers(include_sublayers=include_sublayers)]
 
     def apply(self, fn):
@@ -332,10 +371,95 @@ class Layer:
             if p.trainable:
                 p.clear_gradient(set_to_zero)
 
+    # -- device and dtype --------------------------------------------------------------
+    def to(self, device=None, dtype=None, blocking=None):
+        """Move (``device``: 'cpu', 'gpu:N' or a Place) and/or cast (``dtype``) every
+        parameter, gradient and buffer in place; the Parameter objects stay the same, so an
+        optimizer built before still holds them. ``blocking`` is accepted for Paddle's
+        signature (copies here are always synchronous). Returns self."""
+        if device is None and dtype is None and blocking is None:
+            return self
+        if device is not None and not isinstance(device, (str, Place)):
+            raise ValueError(f"device should be type of str, paddle.CPUPlace, paddle.CUDAPlace "
+                             f"or paddle.CUDAPinnedPlace, but got {type(device).__name__}")
+        if blocking is not None and not isinstance(blocking, bool):
+            raise ValueError("blocking value error, must be the True, False or None")
+        place = None if device is None else parse_device(device)
+        dtype = None if dtype is None else _dt.convert_dtype(dtype)
+        for layer in self.sublayers(include_self=True):
+            layer._convert(place, dtype, floating_only=False)
+        return self
+
+    def astype(self, dtype=None):
+        """Cast every parameter and buffer (floating or not) to ``dtype``; returns self."""
+        return self.to(dtype=dtype)
+
+    def _cast_floating(self, dtype, excluded_layers=None):
+        """Cast the floating parameters and buffers of the layers whose type is not in
+        ``excluded_layers`` (a Layer class or a list of them)."""
+        excluded = [] if excluded_layers is None else excluded_layers
+        if isinstance(excluded, type):
+            excluded = [excluded]
+        elif not isinstance(excluded, (list, tuple)):
+            raise TypeError(f"excluded_layers should be type nn.Layer or list, but got "
+                            f"{type(excluded).__name__}.")
+        dtype = _dt.convert_dtype(dtype)
+        for layer in self.sublayers(include_self=True):
+            if type(layer) not in excluded:
+                layer._convert(None, dtype, floating_only=True)
+        return self
+
+    def float(self, excluded_layers=None):
+        """Cast floating parameters and buffers to float32 (but those of layers whose type
+        is in ``excluded_layers``); returns self."""
+        return self._cast_floating(_dt.float32, excluded_layers)
+
+    def float16(self, excluded_layers=None):
+        """Cast floating parameters and buffers to float16 (as :meth:`float`)."""
+        return self._cast_floating(_dt.float16, excluded_layers)
+
+    def half(self):
+        """Cast floating parameters and buffers to float16; returns self."""
+        return self._cast_floating(_dt.float16)
+
+    def double(self):
+        """Cast floating parameters and buffers to float64; returns self."""
+        return self._cast_floating(_dt.float64)
+
+    def _convert(self, place, dtype, floating_only):
+        """Cast/move this layer's own parameters (and their gradients) and buffers in place."""
+        engine = current()
+
+        def convert(t):
+            if floating_only and not t.dtype.is_floating_point:
+                return
+            data = t._data
+            if dtype is not None and data.dtype != dtype.np:
+                with no_grad():
+                    data = ops.cast(Tensor._wrap(data), dtype=dtype.np)._data
+            if place is not None:
+                data = engine.move(data, place)
+            if data is not t._data:
+                t._data = data
+                t._bump()
+
+        for p in self._parameters.values():
+            if p is not None:
+                convert(p)
+                if p.grad is not None:
+                    convert(p.grad)
+        for b in self._buffers.values():
+            if b is not None:
+                convert(b)
+        if dtype is not None:
+            self._dtype = dtype
+
     # -- state -------------------------------------------------------------------------
-    def state_dict(self, destination=None, include_sublayers=True, structured_name_prefix=""):
+    def state_dict(self, destination=None, include_sublayers=True, structured_name_prefix="",
+                   use_hook=True):
         """{structured name: Tensor} of the parameters and persistable buffers (the tensors
-        themselves, not copies); a shared parameter appears under each of its names."""
+        themselves, not copies), e.g. 'linear1.weight'; a shared parameter appears under
+        each of its names. With ``use_hook`` the ``register_state_dict_hook`` hooks run."""
         dest = OrderedDict() if destination is None else destination
         for name, p in self._parameters.items():
             if p is not None:
@@ -346,30 +470,43 @@ class Layer:
         if include_sublayers:
             for name, layer in self._sub_layers.items():
                 if layer is not None:
-                    layer.state_dict(dest, True, f"{structured_name_prefix}{name}.")
+                    layer.state_dict(dest, True, f"{structured_name_prefix}{name}.", use_hook)
+        if use_hook:
+            for hook in self._state_dict_hooks.values():
+                result = hook(dest)
+                if result is not None:
+                    dest = result
         return dest
 
     def set_state_dict(self, state_dict, use_structured_name=True):
         """Copy values from ``state_dict`` (Tensors or NumPy arrays) into this layer's
-        parameters and buffers, in place. Keys are structured names ('linear1.weight'), or
-        the tensors' own names with ``use_structured_name=False``. Every value is checked
-        first: a shape or dtype that differs from the target's is an error and nothing is
-        copied. Returns (missing_keys, unexpected_keys)."""
+        parameters and persistable buffers, in place. Keys are structured names
+        ('linear1.weight'), or the tensors' own names with ``use_structured_name=False``.
+
+        As Paddle, a key that is absent or whose value has another shape is skipped with a
+        warning and listed in ``missing_keys`` (a mis-shaped one in ``unexpected_keys``
+        too). A dtype that differs from the target's is an error, raised before anything
+        is copied. Returns (missing_keys, unexpected_keys)."""
         missing, matched, pairs = [], set(), []
-        for key, target in self.state_dict().items():
+        for key, target in self.state_dict(use_hook=False).items():
             k = key if use_structured_name else target.name
-            if k not in state_dict:
+            value = state_dict.get(k)
+            if value is None:
                 missing.append(k)
+                warnings.warn(f"Skip loading for {key}. {k} is not found in the provided dict.",
+                              stacklevel=2)
                 continue
-            value = state_dict[k]
             array = value._data if isinstance(value, Tensor) else np.asarray(value)
-            if tuple(array.shape) != tuple(target._data.shape):
-                raise ValueError(f"set_state_dict: {k} receives a shape {list(array.shape)}, "
-                                 f"but the expected shape is {target.shape}.")
+            if list(array.shape) != target.shape:
+                missing.append(k)
+                warnings.warn(f"Skip loading for {key}. {k} receives a shape "
+                              f"{list(array.shape)}, but the expected shape is {target.shape}.",
+                              stacklevel=2)
+                continue
             if array.dtype != target._data.dtype:
                 raise TypeError(f"set_state_dict: {k} receives dtype "
-                                f"{_dt.from_numpy(array.dtype).name}, but the expected dtype is "
-                                f"{target.dtype.name}; cast the value first")
+                                f"{_dt.convert_dtype(array.dtype).name}, but the expected dtype "
+                                f"is {target.dtype.name}; cast the value first")
             matched.add(k)
             pairs.append((target, value))
         for target, value in pairs:

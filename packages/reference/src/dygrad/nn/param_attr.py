@@ -1,55 +1,62 @@
 """ParamAttr: how a layer creates one of its parameters (name, initializer, learning rate
-multiplier, trainable, ...), as Paddle's ``paddle.ParamAttr``."""
+multiplier, regularizer, trainable, ...), as Paddle's ``paddle.ParamAttr``."""
 
 from __future__ import annotations
 
 from .initializer import Initializer
 
 
-class ParamAttr:
-    """Options for creating a parameter.
+def _check_type(value, arg, types):
+    if not isinstance(value, types) or (isinstance(value, bool) and bool not in types):
+        names = ", ".join(t.__name__ for t in types)
+        raise TypeError(f"The type of '{arg}' in ParamAttr must be ({names}), but received "
+                        f"{type(value).__name__}.")
 
-    ``learning_rate`` multiplies the optimizer's learning rate for this parameter;
-    ``trainable=False`` gives a parameter with ``stop_gradient=True`` (optimizers skip it).
-    Weight decay set here (``regularizer``) is not supported yet: use the optimizer's
-    ``weight_decay``.
+
+class ParamAttr:
+    """Options for creating a parameter (``Layer.create_parameter`` applies them).
+
+    ``name`` names the parameter (else '<layer>.w_<n>'); ``initializer`` gives its first
+    values (else the layer's default); ``learning_rate`` multiplies the optimizer's learning
+    rate for it (``param.optimize_attr['learning_rate']``); ``regularizer`` (an L1Decay or
+    L2Decay) is its weight decay, used in place of the optimizer's; ``trainable=False``
+    gives ``stop_gradient=True`` (optimizers skip it); ``do_model_average`` is read by
+    model averaging; ``need_clip=False`` exempts it from gradient clipping.
     """
 
     def __init__(self, name=None, initializer=None, learning_rate=1.0, regularizer=None,
                  trainable=True, do_model_average=True, need_clip=True):
-        if name is not None and not isinstance(name, str):
-            raise TypeError(f"ParamAttr: name must be a str or None, got {type(name).__name__}")
-        if initializer is not None and not isinstance(initializer, Initializer):
-            raise TypeError(f"ParamAttr: initializer must be an Initializer (e.g. "
-                            f"paddle.nn.initializer.Normal()), got {type(initializer).__name__}")
-        if not isinstance(learning_rate, (int, float)) or isinstance(learning_rate, bool):
-            raise TypeError(f"ParamAttr: learning_rate must be a number, got "
-                            f"{type(learning_rate).__name__}")
-        if regularizer is not None:
-            raise NotImplementedError(
-                "ParamAttr: per-parameter regularizers are not supported yet; pass "
-                "weight_decay=<L2 coefficient> to the optimizer instead")
+        _check_type(name, "name", (str, type(None)))
+        _check_type(learning_rate, "learning_rate", (float, int))
+        _check_type(trainable, "trainable", (bool,))
+        _check_type(do_model_average, "do_model_average", (bool,))
+        _check_type(need_clip, "need_clip", (bool,))
+        _check_type(initializer, "initializer", (Initializer, type(None)))
+        if name == "":
+            raise ValueError("name of ParamAttr can not be empty str")
         self.name = name
         self.initializer = initializer
-        self.learning_rate = float(learning_rate)
+        self.learning_rate = learning_rate
         self.regularizer = regularizer
-        self.trainable = bool(trainable)
+        self.trainable = trainable
         self.do_model_average = do_model_average
         self.need_clip = need_clip
 
     @staticmethod
     def _to_attr(arg):
-        """What layers accept as ``weight_attr``/``bias_attr``: None (defaults), a
-        ParamAttr, a name, an Initializer, or False (no such parameter)."""
+        """What layers accept as ``weight_attr``/``bias_attr``: None or True (defaults), a
+        ParamAttr, a name, an Initializer, False (no such parameter: returns False), or a
+        list/tuple of these (a list of results)."""
         if arg is None or arg is True:
             return ParamAttr()
         if arg is False:
             return False
+        if isinstance(arg, (list, tuple)):
+            return [ParamAttr._to_attr(a) for a in arg]
         if isinstance(arg, ParamAttr):
             return arg
         if isinstance(arg, str):
             return ParamAttr(name=arg)
         if isinstance(arg, Initializer):
             return ParamAttr(initializer=arg)
-        raise TypeError(f"{type(arg).__name__} cast to ParamAttr: expected None, a ParamAttr, "
-                        f"a name (str), an Initializer or False")
+        raise TypeError(f"{type(arg)} cast to ParamAttr")

@@ -20,13 +20,13 @@ class Initializer:
     :meth:`_generate`."""
 
     def __call__(self, param, block=None):
-        """Fill ``param`` (a Tensor or Parameter) in place with fresh values."""
+        """Fill ``param`` (a Tensor or Parameter) in place with fresh values; ``block`` is
+        Paddle's static-graph argument and is ignored. Returns None, as Paddle's eager mode."""
         if not isinstance(param, Tensor):
             raise TypeError(f"{type(self).__name__}: expected a Tensor to initialize, got "
                             f"{type(param).__name__}")
         param._data[...] = self._generate(tuple(param._data.shape), param._data.dtype)
         param._bump()
-        return param
 
     def _generate(self, shape: tuple, dtype: np.dtype):
         """A new engine array of ``shape`` and ``dtype`` holding the initial values."""
@@ -67,3 +67,25 @@ def calculate_gain(nonlinearity: str, param=None) -> float:
     if nonlinearity not in _GAINS:
         raise ValueError(f"nonlinearity function {nonlinearity} is not supported now.")
     return _GAINS[nonlinearity]
+
+
+_global = {"weight": None, "bias": None}
+
+
+def set_global_initializer(weight_init, bias_init=None):
+    """Make ``weight_init`` (``bias_init``) the initializer of every parameter (bias)
+    created afterwards, in place of the layers' defaults; an initializer given through a
+    ParamAttr still wins. ``set_global_initializer(None)`` restores the defaults."""
+    for arg, value in (("weight_init", weight_init), ("bias_init", bias_init)):
+        if value is not None and not isinstance(value, Initializer):
+            raise TypeError(f"The type of '{arg}' in set_global_initializer must be "
+                            f"Initializer or None, but received {type(value).__name__}.")
+    _global["weight"], _global["bias"] = weight_init, bias_init
+
+
+def _global_weight_initializer():
+    return _global["weight"]
+
+
+def _global_bias_initializer():
+    return _global["bias"]
