@@ -3,6 +3,7 @@ multiplier, trainable, ...), as Paddle's ``paddle.ParamAttr``."""
 
 from __future__ import annotations
 
+from ..regularizer import WeightDecayRegularizer
 from .initializer import Initializer
 
 
@@ -11,8 +12,8 @@ class ParamAttr:
 
     ``learning_rate`` multiplies the optimizer's learning rate for this parameter;
     ``trainable=False`` gives a parameter with ``stop_gradient=True`` (optimizers skip it).
-    Weight decay set here (``regularizer``) is not supported yet: use the optimizer's
-    ``weight_decay``.
+    ``regularizer`` (``paddle.regularizer.L1Decay``/``L2Decay``) is this parameter's weight
+    decay; it takes precedence over the optimizer's ``weight_decay``.
     """
 
     def __init__(self, name=None, initializer=None, learning_rate=1.0, regularizer=None,
@@ -25,10 +26,9 @@ class ParamAttr:
         if not isinstance(learning_rate, (int, float)) or isinstance(learning_rate, bool):
             raise TypeError(f"ParamAttr: learning_rate must be a number, got "
                             f"{type(learning_rate).__name__}")
-        if regularizer is not None:
-            raise NotImplementedError(
-                "ParamAttr: per-parameter regularizers are not supported yet; pass "
-                "weight_decay=<L2 coefficient> to the optimizer instead")
+        if regularizer is not None and not isinstance(regularizer, WeightDecayRegularizer):
+            raise TypeError(f"ParamAttr: regularizer must be paddle.regularizer.L1Decay or "
+                            f"L2Decay, got {type(regularizer).__name__}")
         self.name = name
         self.initializer = initializer
         self.learning_rate = float(learning_rate)
