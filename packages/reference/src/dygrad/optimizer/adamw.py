@@ -23,7 +23,7 @@ class AdamW(Adam):
                  parameters=None, weight_decay=0.01, lr_ratio=None, apply_decay_param_fun=None,
                  grad_clip=None, lazy_mode=False, multi_precision=False, name=None):
         if isinstance(weight_decay, Tensor):
-            weight_decay = float(weight_decay.numpy())
+            weight_decay = float(weight_decay.numpy().reshape(()))
         if isinstance(weight_decay, bool) or not isinstance(weight_decay, (int, float)):
             raise TypeError("weight_decay should be int, float or Tensor.")
         if lr_ratio is not None and not callable(lr_ratio):

@@ -518,7 +518,8 @@ class ReduceOnPlateau(LRScheduler):
             _require(size == 1, f"the size of metrics must be 1, but the current metrics.size "
                                 f"is {size}. Maybe that you should call paddle.mean to process "
                                 f"it first.")
-            metrics = float(metrics.numpy() if isinstance(metrics, Tensor) else metrics)
+            metrics = float((metrics.numpy() if isinstance(metrics, Tensor) else metrics)
+                            .reshape(()))
         elif isinstance(metrics, bool) or not isinstance(metrics, (int, float, np.floating)):
             raise TypeError(f"metrics must be 'int', 'float', 'np.float64', 'numpy.ndarray' or "
                             f"'paddle.Tensor', but receive {type(metrics)}")
