@@ -97,7 +97,7 @@ class LRScheduler:
         if len(state_dict) > len(self.keys):
             warnings.warn("There are some unused values in state_dict. Maybe the optimizer "
                           "have different 'LearningRateDecay' when invoking state_dict and "
-                          "set_dict")
+                          "set_dict", stacklevel=2)
 
     set_dict = set_state_dict
 
