@@ -15,8 +15,9 @@ class Momentum(Optimizer):
         param    = param - learning_rate * (g + momentum * velocity)    (use_nesterov)
 
     with g = rescale_grad * grad (+ coeff * param for L2 decay, which Paddle fuses into the
-    op; an L1Decay is added to the gradient before, as for every optimizer).
-    Parameter groups may set 'momentum', 'use_nesterov' and 'rescale_grad'.
+    op; an L1Decay is added to the gradient before, as for every optimizer). rescale_grad
+    is applied as Paddle documents it and its GPU kernel does (Paddle 3.3's CPU kernel
+    ignores it). Parameter groups may set 'momentum', 'use_nesterov' and 'rescale_grad'.
     """
 
     _accumulator_names = ("velocity",)
