@@ -32,10 +32,12 @@ def _wrap(a, stop_gradient=True):
 
 
 def _tensors(info, sample, noncontig=False, requires_grad=False):
-    """Tensors for a sample's inputs, straight around the arrays (no copy), so views stay
-    non-contiguous; returns (call_args, flat list of tensors)."""
+    """Tensors for a sample's inputs, straight around the arrays (no copy, unless the op
+    writes into its inputs), so views stay non-contiguous; returns (call_args, flat list of
+    tensors)."""
     op = TABLE[info.name]
-    conv = (lambda a: _engine_array(noncontiguous(a) if noncontig else a))
+    copy = (lambda a: a.copy()) if info.inplace else (lambda a: a)
+    conv = (lambda a: _engine_array(noncontiguous(copy(a)) if noncontig else copy(a)))
     args, flat = [], []
     for k, a in enumerate(sample.inputs):
         if op.variadic and k == 0:

@@ -74,6 +74,8 @@ class OpInfo:
     grad_inputs: tuple | None = None            # indices of inputs to differentiate (default:
                                                 # every float input)
     grad_outputs: tuple | None = None           # indices of outputs to differentiate
+    inplace: bool = False                       # the kernel writes into its inputs: every
+                                                # run gets its own copies of them
 
     def tolerance(self, dtype):
         dtype = np.dtype(dtype)

@@ -1,6 +1,9 @@
-"""paddle.optimizer: SGD and Adam against NumPy statements of Paddle's update rules and
-against PaddlePaddle itself (when DYGRAD_PADDLE_PYTHON names its interpreter), state dicts,
-parameter groups, clear_grad/minimize, and the seed tutorial's training loop."""
+"""paddle.optimizer: SGD and Adam against NumPy statements of Paddle's update rules, every
+optimizer against PaddlePaddle itself (when DYGRAD_PADDLE_PYTHON names its interpreter),
+weight decay (regularizers, the parameter's own, groups), gradient clipping, state dicts and
+resuming bit for bit, parameter groups, clear_grad/minimize, argument errors, and the seed
+tutorial's training loop. (Each optimizer's rule over several steps: conformance/
+test_optimizer_rules.py; schedulers: test_lr.py.)"""
 
 import copy
 import json
@@ -348,6 +351,220 @@ def test_argument_errors():
 
 
 # ---------------------------------------------------------------------------
+# weight decay: regularizers, the parameter's own, parameter groups
+# ---------------------------------------------------------------------------
+
+def one_sgd_step(p, g, **kwargs):
+    p.grad = paddle.to_tensor(g)
+    paddle.optimizer.SGD(0.1, parameters=kwargs.pop("parameters", [p]), **kwargs).step()
+    return p.numpy()
+
+
+def test_weight_decay_l1_and_l2_regularizers():
+    w0, g = np.array([0.5, -2.0, 0.0]), np.array([1.0, 1.0, 1.0])
+    L1, L2 = paddle.regularizer.L1Decay, paddle.regularizer.L2Decay
+    out = one_sgd_step(paddle.Parameter(w0.copy(), name="r"), g, weight_decay=L1(0.3))
+    np.testing.assert_allclose(out, w0 - 0.1 * (g + 0.3 * np.sign(w0)), rtol=1e-15)
+    out = one_sgd_step(paddle.Parameter(w0.copy(), name="r"), g, weight_decay=L2(0.3))
+    np.testing.assert_allclose(out, w0 - 0.1 * (g + 0.3 * w0), rtol=1e-15)
+    out = one_sgd_step(paddle.Parameter(w0.copy(), name="r"), g, weight_decay=3)  # int: L2
+    np.testing.assert_allclose(out, w0 - 0.1 * (g + 3.0 * w0), rtol=1e-15)
+    assert str(L1(0.5)) == "L1Decay, coeff=0.500000" and L2().coeff == 0.0
+    with pytest.raises(TypeError, match="coeff must be a float"):
+        L2("0.1")
+
+
+def test_parameter_regularizer_takes_precedence():
+    w0, g = np.array([0.5, -2.0]), np.array([1.0, -1.0])
+    lin = nn.Linear(2, 1, weight_attr=ParamAttr(
+        regularizer=paddle.regularizer.L1Decay(0.2)))
+    lin.weight.set_value(w0.reshape(2, 1).astype(np.float32))
+    lin.bias.set_value(np.array([1.0], np.float32))
+    lin.weight.grad = paddle.to_tensor(g.reshape(2, 1).astype(np.float32))
+    lin.bias.grad = paddle.to_tensor(np.array([1.0], np.float32))
+    paddle.optimizer.SGD(0.1, parameters=lin.parameters(), weight_decay=0.5).step()
+    # the weight's own L1 decay, not the optimizer's L2; the bias gets the optimizer's
+    np.testing.assert_allclose(lin.weight.numpy().ravel(), w0 - 0.1 * (g + 0.2 * np.sign(w0)),
+                               rtol=1e-6)
+    np.testing.assert_allclose(lin.bias.numpy(), [1.0 - 0.1 * (1.0 + 0.5)], rtol=1e-6)
+    with pytest.raises(TypeError, match="regularizer must be"):
+        ParamAttr(regularizer=0.1)
+
+
+def test_a_groups_weight_decay_becomes_its_parameters_regularizer():
+    """As in Paddle: a group's weight_decay (default: the optimizer's) replaces the
+    regularizer of each of its parameters, even one set by ParamAttr."""
+    p = paddle.Parameter(np.array([1.0, -1.0]), name="g",
+                         regularizer=paddle.regularizer.L1Decay(0.7))
+    out = one_sgd_step(p, np.zeros(2), parameters=[{"params": [p], "weight_decay": 0.5}])
+    np.testing.assert_allclose(out, [1.0 - 0.05, -1.0 + 0.05], rtol=1e-15)
+    assert isinstance(p.regularizer, paddle.regularizer.L2Decay) and p.regularizer.coeff == 0.5
+
+
+@pytest.mark.parametrize("decay", [0.1, "L2", "L1", "param-L1"])
+def test_momentum_weight_decay(decay):
+    """L2 decay is fused into momentum_ (after rescale_grad), L1 joins the gradient first."""
+    w0, g = np.array([0.5, -2.0]), np.array([1.0, 0.5])
+    reg = {"L2": paddle.regularizer.L2Decay(0.1), "L1": paddle.regularizer.L1Decay(0.1),
+           0.1: 0.1, "param-L1": None}[decay]
+    p = paddle.Parameter(w0.copy(), name="mw", regularizer=paddle.regularizer.L1Decay(0.1)
+                         if decay == "param-L1" else None)
+    opt = paddle.optimizer.Momentum(0.1, momentum=0.9, parameters=[p], weight_decay=reg,
+                                    rescale_grad=0.5)
+    p.grad = paddle.to_tensor(g)
+    opt.step()
+    if decay in (0.1, "L2"):
+        v = 0.5 * g + np.float32(0.1) * w0
+    else:
+        v = 0.5 * (g + 0.1 * np.sign(w0))
+    np.testing.assert_allclose(p.numpy(), w0 - 0.1 * v, rtol=1e-15)
+
+
+def test_adamw_decay_options():
+    a, b = with_grads([(3,), (2,)])
+    a0, b0 = a.numpy().copy(), b.numpy().copy()
+    opt = paddle.optimizer.AdamW(0.1, parameters=[a, b], weight_decay=0.5,
+                                 apply_decay_param_fun=lambda name: name == "p0",
+                                 lr_ratio=lambda p: 0.5 if p.name == "p1" else 1.0)
+    set_grads([a, b], [np.ones(3), np.ones(2)])
+    opt.step()
+    # first Adam step: m_hat / sqrt(v_hat) = sign(g) (up to epsilon)
+    np.testing.assert_allclose(a.numpy(), a0 * (1 - 0.1 * np.float32(0.5)) - 0.1, atol=1e-8)
+    np.testing.assert_allclose(b.numpy(), b0 - 0.05, atol=1e-8)  # no decay, half the rate
+    c = paddle.Parameter(np.ones(2), name="c", regularizer=paddle.regularizer.L2Decay(1.0))
+    g = paddle.optimizer.AdamW(0.1, parameters=[{"params": [c], "weight_decay": 0.0}])
+    c.grad = paddle.to_tensor(np.array([-1.0, -1.0]))  # + c's own L2 term: a zero gradient
+    g.step()
+    np.testing.assert_array_equal(c.numpy(), [1.0, 1.0])  # the group's coefficient: no decay
+
+
+def test_lamb_exclude_from_weight_decay_and_group_options():
+    a, b = with_grads([(3,), (3,)])
+    a0, b0 = a.numpy().copy(), b.numpy().copy()
+    opt = paddle.optimizer.Lamb(0.1, lamb_weight_decay=0.3, parameters=[
+        {"params": [a]}, {"params": [b], "lamb_weight_decay": 0.0}],
+        exclude_from_weight_decay_fn=lambda p: p.name == "p0")
+    set_grads([a, b], [np.ones(3), np.ones(3)])
+    opt.step()
+    # no decay for either: r = m_hat / (sqrt(v_hat) + eps) = 1 (to 1e-6), trust ratio 1
+    np.testing.assert_allclose(a.numpy(), a0 - 0.1, atol=1e-6)
+    np.testing.assert_allclose(b.numpy(), b0 - 0.1, atol=1e-6)
+
+
+@pytest.mark.parametrize("name,group", [
+    ("Momentum", {"momentum": 0.5, "use_nesterov": True}),
+    ("RMSProp", {"centered": True, "rho": 0.8}),
+    ("Adagrad", {"epsilon": 0.1, "initial_accumulator_value": 1.0}),
+    ("Adadelta", {"rho": 0.5}),
+    ("Adamax", {"beta1": 0.5}),
+])
+def test_group_options_change_the_update(name, group):
+    """A group with its own options updates like an optimizer made with them."""
+    cls = getattr(paddle.optimizer, name)
+    a, b = with_grads([(3,), (3,)])
+    ref = paddle.Parameter(b.numpy().copy(), name="ref")
+    opt = cls(0.1, parameters=[{"params": [a]}, {"params": [b], **group}])
+    ref_opt = cls(0.1, parameters=[ref], **group)
+    for k in range(3):
+        g = np.array([0.5, -1.0, 2.0]) * (k + 1)
+        set_grads([a, b, ref], [g, g, g])
+        opt.step()
+        ref_opt.step()
+    np.testing.assert_array_equal(b.numpy(), ref.numpy())
+    assert not np.array_equal(a.numpy(), b.numpy())
+
+
+@pytest.mark.parametrize("name,keys", [
+    ("SGD", []),
+    ("Momentum", ["velocity"]),
+    ("AdamW", ["moment1", "moment2", "beta1_pow_acc", "beta2_pow_acc"]),
+    ("Adamax", ["moment", "inf_norm", "beta1_pow_acc"]),
+    ("Adagrad", ["moment"]),
+    ("Adadelta", ["_avg_squared_grad", "_avg_squared_update"]),
+    ("RMSProp", ["momentum", "mean_square", "mean_grad"]),
+    ("Lamb", ["moment1", "moment2", "beta1_pow_acc", "beta2_pow_acc"]),
+])
+def test_state_dict_keys_are_paddles(name, keys):
+    w = paddle.Parameter(np.ones((2, 2), np.float32), name="fc.w_0")
+    opt = getattr(paddle.optimizer, name)(0.1, parameters=[w])
+    w.grad = paddle.to_tensor(np.ones((2, 2), np.float32))
+    opt.step()
+    sd = opt.state_dict()
+    assert list(sd) == [f"fc.w_0_{k}_0" for k in keys]
+    assert all(v.dtype == paddle.float32 for v in sd.values())
+
+
+@pytest.mark.parametrize("name", ["SGD", "Momentum", "Adam", "AdamW", "Adamax", "Adagrad",
+                                  "Adadelta", "RMSProp", "Lamb"])
+def test_resumed_training_continues_bit_for_bit(name, tmp_path):
+    """Train 3 steps, save model and optimizer (with its scheduler) to files, load them into
+    a fresh model and optimizer, train 3 more: the same as 6 uninterrupted steps."""
+    def make():
+        paddle.seed(11)
+        lin = nn.Linear(4, 3, weight_attr=ParamAttr(name="fc.w"), bias_attr=ParamAttr(name="fc.b"))
+        sched = paddle.optimizer.lr.CosineAnnealingDecay(0.05, T_max=4)
+        opt = getattr(paddle.optimizer, name)(sched, parameters=lin.parameters(),
+                                              grad_clip=nn.ClipGradByGlobalNorm(1.0))
+        return lin, opt, sched
+
+    def train(lin, opt, sched, steps):
+        for _ in range(steps):
+            ((lin(x) - 1.0) ** 2).mean().backward()
+            opt.step()
+            opt.clear_grad()
+            sched.step()
+
+    x = paddle.to_tensor(np.random.default_rng(3).standard_normal((6, 4)).astype(np.float32))
+    lin_a, opt_a, sched_a = make()
+    train(lin_a, opt_a, sched_a, 3)
+    paddle.save(lin_a.state_dict(), str(tmp_path / "m.pdparams"))
+    paddle.save(opt_a.state_dict(), str(tmp_path / "m.pdopt"))
+    train(lin_a, opt_a, sched_a, 3)
+
+    lin_b, opt_b, sched_b = make()
+    lin_b.set_state_dict(paddle.load(str(tmp_path / "m.pdparams")))
+    opt_b.set_state_dict(paddle.load(str(tmp_path / "m.pdopt")))
+    assert sched_b.last_epoch == 3
+    train(lin_b, opt_b, sched_b, 3)
+    np.testing.assert_array_equal(lin_b.weight.numpy(), lin_a.weight.numpy())
+    np.testing.assert_array_equal(lin_b.bias.numpy(), lin_a.bias.numpy())
+    for k, v in opt_a.state_dict().items():
+        if k != "LR_Scheduler":
+            np.testing.assert_array_equal(opt_b.state_dict()[k].numpy(), v.numpy())
+
+
+@pytest.mark.parametrize("make,exc,match", [
+    (lambda ps: paddle.optimizer.Momentum(1, parameters=ps), TypeError, "learning rate"),
+    (lambda ps: paddle.optimizer.RMSProp("0.1", parameters=ps), TypeError, "learning rate"),
+    (lambda ps: paddle.optimizer.Lamb(np.float32(0.1), parameters=ps), TypeError,
+     "learning rate"),
+    (lambda ps: paddle.optimizer.Momentum(None, parameters=ps), ValueError,
+     "learning_rate is not set"),
+    (lambda ps: paddle.optimizer.AdamW(0.1, beta1=1.0, parameters=ps), ValueError, "beta1"),
+    (lambda ps: paddle.optimizer.AdamW(0.1, beta2=-0.1, parameters=ps), ValueError, "beta2"),
+    (lambda ps: paddle.optimizer.Adamax(0.1, beta1=1.5, parameters=ps), ValueError, "beta1"),
+    (lambda ps: paddle.optimizer.Adamax(0.1, epsilon=-1.0, parameters=ps), ValueError,
+     "epsilon"),
+    (lambda ps: paddle.optimizer.AdamW(0.1, weight_decay="0.1", parameters=ps), TypeError,
+     "weight_decay should be int, float or Tensor"),
+    (lambda ps: paddle.optimizer.RMSProp(0.1, rho=-0.1, parameters=ps), ValueError, "rho"),
+    (lambda ps: paddle.optimizer.RMSProp(0.1, momentum=-0.1, parameters=ps), ValueError,
+     "momentum"),
+    (lambda ps: paddle.optimizer.RMSProp(0.1, epsilon=-0.1, parameters=ps), ValueError,
+     "epsilon"),
+    (lambda ps: paddle.optimizer.Adadelta(0.1, rho=None, parameters=ps), ValueError,
+     "rho is not set"),
+    (lambda ps: paddle.optimizer.Adagrad(0.1, epsilon=None, parameters=ps), AssertionError,
+     "epsilon"),
+    (lambda ps: nn.ClipGradByValue(-1.0), AssertionError, "max must be positive"),
+    (lambda ps: nn.ClipGradByGlobalNorm(1.0, auto_skip_clip=1), AssertionError, "bool"),
+])
+def test_more_argument_errors(make, exc, match):
+    with pytest.raises(exc, match=match):
+        make(with_grads([(2,)]))
+
+
+# ---------------------------------------------------------------------------
 # PaddlePaddle itself
 # ---------------------------------------------------------------------------
 
@@ -389,6 +606,16 @@ ORACLE_CASES = [
      ("ClipGradByGlobalNorm", {"clip_norm": 1.0})),
     ("Adam", {"learning_rate": 0.01}, {}, ("ClipGradByNorm", {"clip_norm": 2.0})),
     ("SGD", {"learning_rate": 0.01}, {}, ("ClipGradByValue", {"max": 1.0, "min": -0.5})),
+    ("Momentum", {"learning_rate": 0.01, "momentum": 0.9, "weight_decay": 0.1},
+     {"momentum": 0.5, "learning_rate": 2.0}, None),
+    ("Momentum", {"learning_rate": 0.01, "use_nesterov": True}, {}, None),
+    ("AdamW", {"learning_rate": 0.05, "weight_decay": 0.2}, {"weight_decay": 0.0}, None),
+    ("Adamax", {"learning_rate": 0.05}, {"beta1": 0.5}, ("ClipGradByGlobalNorm",
+                                                          {"clip_norm": 1.0})),
+    ("Adagrad", {"learning_rate": 0.1, "initial_accumulator_value": 0.5}, {}, None),
+    ("Adadelta", {"learning_rate": 1.0, "weight_decay": 0.1}, {"rho": 0.5}, None),
+    ("RMSProp", {"learning_rate": 0.01, "momentum": 0.5, "centered": True}, {"rho": 0.8}, None),
+    ("Lamb", {"learning_rate": 0.05}, {"lamb_weight_decay": 0.0}, None),
 ]
 
 

@@ -1,26 +1,42 @@
 """Gradient clipping (``grad_clip=`` of the optimizers), as Paddle's ``paddle.nn.ClipGrad*``.
 
 A clip object maps the optimizer's list of (parameter, gradient) pairs to a new list, before
-weight decay and the update; ``param.grad`` itself is left alone. Parameters created with
+weight decay and the update; ``param.grad`` itself is left alone (Paddle 3's global-norm
+clip scales it in place; Paddle 2's did not). Parameters created with
 ``ParamAttr(need_clip=False)`` keep their gradient (and, for the global norm, do not count).
+The arithmetic is ops of the table, in the gradients' dtypes, so it runs on any engine.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from .._core.tensor import Tensor
+from .._core.autograd import no_grad
+from .._core.dispatch import ops
+
+__all__ = ["ClipGradByValue", "ClipGradByNorm", "ClipGradByGlobalNorm"]
 
 
 def _needs_clip(p) -> bool:
     return getattr(p, "need_clip", True) is not False
 
 
+def _sum_of_squares(g):
+    return ops.sum(ops.square(g))
+
+
 class ClipGradBase:
     """Base class: subclasses define ``_clip(params_grads)``."""
 
     def __call__(self, params_grads):
-        return self._clip(params_grads)
+        with no_grad():
+            return self._clip([(p, g) for p, g in params_grads if g is not None])
+
+    def _clip(self, params_grads):
+        raise NotImplementedError(f"{type(self).__name__} does not define _clip")
+
+
+GradientClipBase = ClipGradBase
 
 
 class ClipGradByValue(ClipGradBase):
@@ -28,9 +44,9 @@ class ClipGradByValue(ClipGradBase):
 
     def __init__(self, max, min=None):
         if min is None:
-            if not max > 0.0:
-                raise ValueError(f"ClipGradByValue: max must be positive when min is not given, "
-                                 f"got {max}")
+            if not max > 0.0:  # an assertion in Paddle
+                raise AssertionError(f"ClipGradByValue: max must be positive when min is not "
+                                     f"given, got {max}")
             min = -max
         self.max, self.min = float(max), float(min)
 
@@ -38,13 +54,13 @@ class ClipGradByValue(ClipGradBase):
         return f"Clip Gradient By Value, min = {self.min:f}, max={self.max:f}"
 
     def _clip(self, params_grads):
-        return [(p, Tensor._wrap(np.clip(g._data, self.min, self.max)) if _needs_clip(p) else g)
+        return [(p, ops.clip(g, min=self.min, max=self.max) if _needs_clip(p) else g)
                 for p, g in params_grads]
 
 
 class ClipGradByNorm(ClipGradBase):
     """Rescale each gradient whose L2 norm exceeds clip_norm to norm clip_norm:
-    g * clip_norm / max(norm(g), clip_norm)."""
+    g * clip_norm / norm(g) when norm(g) > clip_norm, else g."""
 
     def __init__(self, clip_norm):
         self.clip_norm = float(clip_norm)
@@ -56,10 +72,10 @@ class ClipGradByNorm(ClipGradBase):
         out = []
         for p, g in params_grads:
             if _needs_clip(p):
-                a = g._data
-                norm = np.sqrt(np.sum(a * a))
-                if norm > self.clip_norm:
-                    g = Tensor._wrap(a * a.dtype.type(self.clip_norm / norm))
+                norm = ops.sqrt(_sum_of_squares(g))
+                if float(norm.numpy()) > self.clip_norm:
+                    limit = ops.full(shape=(), fill_value=self.clip_norm, dtype=g._data.dtype)
+                    g = ops.multiply(g, ops.divide(limit, norm))
             out.append((p, g))
         return out
 
@@ -68,11 +84,11 @@ class ClipGradByGlobalNorm(ClipGradBase):
     """Rescale all gradients together so that their global L2 norm (the norm of all of them
     concatenated) is at most clip_norm: every g becomes g * clip_norm / max(global_norm,
     clip_norm). With ``auto_skip_clip=True`` nothing is multiplied when the norm is within
-    bounds."""
+    bounds. The norm is summed in float64 if any gradient is float64, else in float32."""
 
     def __init__(self, clip_norm, group_name="default_group", auto_skip_clip=False):
-        if not isinstance(auto_skip_clip, bool):
-            raise TypeError("ClipGradByGlobalNorm: auto_skip_clip must be a bool")
+        if not isinstance(auto_skip_clip, bool):  # an assertion in Paddle
+            raise AssertionError("ClipGradByGlobalNorm: auto_skip_clip must be a bool")
         self.clip_norm = float(clip_norm)
         self.group_name = group_name
         self.auto_skip_clip = auto_skip_clip
@@ -81,16 +97,14 @@ class ClipGradByGlobalNorm(ClipGradBase):
         return f"Gradient Clip By GlobalNorm, global_norm={self.clip_norm:f}"
 
     def _clip(self, params_grads):
-        clipped = [g._data for p, g in params_grads if _needs_clip(p)]
-        if not clipped:
+        squares = [_sum_of_squares(g) for p, g in params_grads if _needs_clip(p)]
+        if not squares:
             return list(params_grads)
-        # summed in float64 if any gradient is float64, else in float32 (as Paddle)
-        acc = np.float64 if any(a.dtype == np.float64 for a in clipped) else np.float32
-        global_norm = np.sqrt(sum(np.sum(np.square(a.astype(acc, copy=False))) for a in clipped))
-        if self.auto_skip_clip and global_norm <= self.clip_norm:
+        acc = "float64" if any(s._data.dtype == np.float64 for s in squares) else "float32"
+        global_norm = ops.sqrt(ops.sum(ops.stack([ops.cast(s, dtype=acc) for s in squares])))
+        limit = ops.full(shape=(), fill_value=self.clip_norm, dtype=acc)
+        if self.auto_skip_clip and not float(global_norm.numpy()) > self.clip_norm:
             return list(params_grads)
-        scale = acc(self.clip_norm) / np.maximum(global_norm, acc(self.clip_norm))
-        return [(p, Tensor._wrap(g._data * g._data.dtype.type(scale)) if _needs_clip(p) else g)
-                for p, g in params_grads]
-
-__all__ = ["ClipGradByValue", "ClipGradByNorm", "ClipGradByGlobalNorm"]
+        scale = ops.divide(limit, ops.maximum(global_norm, limit))
+        return [(p, ops.multiply(g, ops.cast(scale, dtype=g._data.dtype)) if _needs_clip(p)
+                 else g) for p, g in params_grads]

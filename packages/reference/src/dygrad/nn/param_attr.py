@@ -3,6 +3,7 @@ multiplier, regularizer, trainable, ...), as Paddle's ``paddle.ParamAttr``."""
 
 from __future__ import annotations
 
+from ..regularizer import WeightDecayRegularizer
 from .initializer import Initializer
 
 
@@ -34,6 +35,9 @@ class ParamAttr:
         _check_type(initializer, "initializer", (Initializer, type(None)))
         if name == "":
             raise ValueError("name of ParamAttr can not be empty str")
+        if regularizer is not None and not isinstance(regularizer, WeightDecayRegularizer):
+            raise TypeError(f"ParamAttr: regularizer must be paddle.regularizer.L1Decay or "
+                            f"L2Decay, got {type(regularizer).__name__}")
         self.name = name
         self.initializer = initializer
         self.learning_rate = learning_rate

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import numpy as np
-
 from .optimizer import Optimizer
 from .sgd import _refuse_master_weights
 
 
 class Adam(Optimizer):
-    """Adam (Kingma & Ba), as Paddle computes it. At step t, with g the gradient:
+    """Adam (Kingma & Ba), as Paddle computes it (op ``adam_``). At step t, with g the
+    gradient:
 
         moment1 = beta1 * moment1 + (1 - beta1) * g
         moment2 = beta2 * moment2 + (1 - beta2) * g^2
@@ -23,38 +22,37 @@ class Adam(Optimizer):
     """
 
     _accumulator_names = ("moment1", "moment2", "beta1_pow_acc", "beta2_pow_acc")
+    _op = "adam_"
 
     def __init__(self, learning_rate=0.001, beta1=0.9, beta2=0.999, epsilon=1e-08,
                  parameters=None, weight_decay=None, grad_clip=None, lazy_mode=False,
                  multi_precision=False, use_multi_tensor=False, name=None):
-        self._beta1, self._beta2, self._epsilon = _check_betas(beta1, beta2, epsilon)
+        self._beta1, self._beta2, self._epsilon = _check_betas("Adam", beta1, beta2, epsilon)
         super().__init__(learning_rate, parameters, weight_decay, grad_clip, name)
         _refuse_master_weights(self, multi_precision)
         self._lazy_mode = lazy_mode
         self._use_multi_tensor = use_multi_tensor
+        self._default_dict.update(beta1=self._beta1, beta2=self._beta2, epsilon=self._epsilon,
+                                  lazy_mode=lazy_mode)
+
+    def _moments(self, p, group):
+        """The betas and epsilon of ``p``'s group, and its four accumulators."""
+        beta1, beta2, eps = (float(self._option(group, k)) for k in ("beta1", "beta2", "epsilon"))
+        accs = (self._accumulator("moment1", p), self._accumulator("moment2", p),
+                self._accumulator("beta1_pow_acc", p, fill=beta1, shape=(1,)),
+                self._accumulator("beta2_pow_acc", p, fill=beta2, shape=(1,)))
+        return beta1, beta2, eps, accs
 
     def _update(self, p, grad, lr, group):
-        dt = p._data.dtype.type
-        beta1, beta2, eps = (dt(group.get(k, default)) for k, default in
-                             (("beta1", self._beta1), ("beta2", self._beta2),
-                              ("epsilon", self._epsilon)))
-        m1 = self._accumulator("moment1", p)._data
-        m2 = self._accumulator("moment2", p)._data
-        b1_acc = self._accumulator("beta1_pow_acc", p, fill=float(beta1), shape=(1,))._data
-        b2_acc = self._accumulator("beta2_pow_acc", p, fill=float(beta2), shape=(1,))._data
-        b1_pow, b2_pow = b1_acc.reshape(()), b2_acc.reshape(())  # 0-D views: beta1^t, beta2^t
-        m1[...] = beta1 * m1 + (1 - beta1) * grad
-        m2[...] = beta2 * m2 + (1 - beta2) * grad * grad
-        lr_t = lr * np.sqrt(1 - b2_pow) / (1 - b1_pow)
-        p._data -= lr_t * (m1 / (np.sqrt(m2) + eps * np.sqrt(1 - b2_pow)))
-        b1_acc *= beta1
-        b2_acc *= beta2
+        beta1, beta2, eps, accs = self._moments(p, group)
+        self._run_op("adam_", p, grad, lr, accs, beta1=beta1, beta2=beta2, epsilon=eps)
 
 
-def _check_betas(beta1, beta2, epsilon):
+def _check_betas(api, beta1, beta2, epsilon):
+    """Paddle's checks of beta1, beta2 and epsilon (Adam, AdamW, Adamax)."""
     for name, v in (("beta1", beta1), ("beta2", beta2), ("epsilon", epsilon)):
         if isinstance(v, bool) or not isinstance(v, (int, float)):
-            raise TypeError(f"Adam: {name} must be a float, got {type(v).__name__}")
+            raise TypeError(f"{api}: {name} must be a float, got {type(v).__name__}")
     if not 0 <= beta1 < 1:
         raise ValueError("Invalid value of beta1, expect beta1 in [0,1).")
     if not 0 <= beta2 < 1:

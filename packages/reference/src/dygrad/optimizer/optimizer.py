@@ -1,21 +1,21 @@
 """The optimizer base class, as Paddle's ``paddle.optimizer.Optimizer``.
 
 An optimizer holds the parameters it updates, in one or more *parameter groups* (a list of
-dicts with their own options), the learning rate and per-parameter state (Adam's moments,
-...) called *accumulators*. ``step()`` updates every parameter that has a gradient:
+dicts with their own options), the learning rate (a float or an
+:class:`~dygrad.optimizer.lr.LRScheduler`) and per-parameter state (Adam's moments, ...)
+called *accumulators*. ``step()`` updates every parameter that has a gradient:
 
 1. the gradient is read from ``param.grad`` (``loss.backward()`` put it there);
 2. gradient clipping (``grad_clip``, e.g. ``paddle.nn.ClipGradByGlobalNorm``) rescales the
    gradients of the group, when set;
-3. L2 weight decay, when set, is added: ``g + weight_decay * param`` (Paddle's L2Decay;
-   ``param.grad`` itself is left alone by both);
-4. the subclass's rule (``_update``) changes the parameter's data in place, with the
-   learning rate times the parameter's own multiplier (``ParamAttr(learning_rate=...)`` or
-   its group's ``'learning_rate'``).
-
-Updates work on the parameters' engine arrays under ``no_grad`` and bump their versions;
-scalars are cast to the parameter's dtype first so the arithmetic is the parameter's own
-(float32 for float32 parameters), as Paddle's kernels do it.
+3. weight decay adds its term: the parameter's own regularizer (``ParamAttr(regularizer=)``)
+   or else the optimizer's ``weight_decay`` (a float is ``L2Decay(float)``); a parameter
+   group's ``weight_decay`` becomes its parameters' regularizer, as in Paddle;
+   ``param.grad`` itself is left alone by clipping and decay;
+4. the subclass's update op of the table (``sgd_``, ``adam_``, ...) runs on the parameter,
+   the gradient, the learning rate (times the parameter's multiplier,
+   ``ParamAttr(learning_rate=...)`` or its group's ``'learning_rate'``) and the
+   accumulators, and updates them in place; the parameter's version is bumped.
 """
 
 from __future__ import annotations
@@ -25,11 +25,26 @@ from .._core.creation import to_array
 from .._core.dispatch import ops
 from .._core.tensor import Tensor
 from ..nn.clip import ClipGradBase
+from ..regularizer import L2Decay, WeightDecayRegularizer
+from .lr import LambdaDecay, LRScheduler
+
+
+def _as_regularizer(weight_decay, api="Optimizer"):
+    """None, a float (L2 decay coefficient) or a regularizer -> None or a regularizer."""
+    if weight_decay is None or isinstance(weight_decay, WeightDecayRegularizer):
+        return weight_decay
+    if isinstance(weight_decay, bool) or not isinstance(weight_decay, (int, float)):
+        raise TypeError(f"{api}: weight_decay must be a float (the L2 decay coefficient), "
+                        f"paddle.regularizer.L1Decay/L2Decay or None, got "
+                        f"{type(weight_decay).__name__}")
+    return L2Decay(float(weight_decay))
 
 
 class Optimizer:
-    """Base class of the optimizers: subclasses define ``_update(param, grad, lr, group)``
-    and list their accumulators in ``_accumulator_names``."""
+    """Base class of the optimizers. A subclass lists its accumulators in
+    ``_accumulator_names``, its options and their defaults in ``_default_dict`` (which
+    parameter groups may override), and defines ``_update(param, grad, lr, group)``, which
+    calls its op through :meth:`_run_op`."""
 
     _accumulator_names: tuple = ()
 
@@ -45,32 +60,27 @@ class Optimizer:
         if isinstance(parameters, dict):
             raise TypeError("`parameters` argument should not get dict type, if parameter "
                             "groups is needed, please set `parameters` as list of dict")
-        if isinstance(learning_rate, bool) or not isinstance(learning_rate, float):
+        if isinstance(learning_rate, bool) or not isinstance(learning_rate, (float, LRScheduler)):
             raise TypeError(f"learning rate should be float or LRScheduler, got "
                             f"{type(learning_rate)} here")
         self._check_grad_clip(grad_clip)
         self._learning_rate = learning_rate
-        self._weight_decay = self._check_weight_decay(weight_decay)
+        self._regularization = _as_regularizer(weight_decay, type(self).__name__)
         self._grad_clip = grad_clip
         self._name = name
+        self._default_dict = {"weight_decay": self._regularization, "grad_clip": grad_clip}
         self._parameter_list = list(parameters)
         self._accumulators = {acc: {} for acc in self._accumulator_names}
         self._pending_state = {}  # set_state_dict values for accumulators not yet created
+        self._lr_cache = {}       # (rate, multiplier, dtype) -> learning-rate tensor
+        self._multi_precision = False
         self._param_groups = []
         if self._parameter_list and isinstance(self._parameter_list[0], dict):
             for group in self._parameter_list:
                 self._add_param_group(dict(group))
         else:
-            self._param_groups.append({"params": self._check_params(self._parameter_list)})
-
-    @staticmethod
-    def _check_weight_decay(weight_decay):
-        if weight_decay is None:
-            return None
-        if isinstance(weight_decay, bool) or not isinstance(weight_decay, (int, float)):
-            raise TypeError(f"weight_decay: only a float (the L2 decay coefficient) or None is "
-                            f"supported, got {type(weight_decay).__name__}")
-        return float(weight_decay)
+            self._param_groups.append({"params": self._check_params(self._parameter_list),
+                                       "grad_clip": grad_clip})
 
     @staticmethod
     def _check_grad_clip(grad_clip):
@@ -96,41 +106,76 @@ class Optimizer:
 
     def _add_param_group(self, group):
         """Add a parameter group: {'params': [...], 'learning_rate': multiplier,
-        'weight_decay': float, 'grad_clip': clip, and the optimizer's own options (Adam's
+        'weight_decay': ..., 'grad_clip': clip, and the optimizer's own options (Adam's
         'beta1', ...)}; options not given take the optimizer's."""
         if "params" not in group:
             raise ValueError("params should be set in parameters if parameter groups are "
                              "optimized in different options")
         group["params"] = self._check_params(group["params"])
-        group["weight_decay"] = self._check_weight_decay(group.get("weight_decay"))
-        group["grad_clip"] = self._check_grad_clip(group.get("grad_clip", self._grad_clip))
+        group.setdefault("grad_clip", self._grad_clip)
+        self._check_grad_clip(group["grad_clip"])
         seen = {id(p) for g in self._param_groups for p in g["params"]}
         if any(id(p) in seen for p in group["params"]):
             raise ValueError("some parameters appear in more than one parameter group")
+        self._group_weight_decay(group)
         for p in group["params"]:  # as Paddle: the group's rate becomes the parameter's own
             if getattr(p, "optimize_attr", None) is None:
                 p.optimize_attr = {}
             p.optimize_attr["learning_rate"] = group.get("learning_rate", 1.0)
         self._param_groups.append(group)
 
+    def _group_weight_decay(self, group):
+        """As Paddle: a group's weight decay (default: the optimizer's) becomes the
+        regularizer of each of its parameters."""
+        decay = _as_regularizer(group.get("weight_decay", self._regularization),
+                                type(self).__name__)
+        group["weight_decay"] = decay
+        for p in group["params"]:
+            p.regularizer = decay
+
+    def _option(self, group, key):
+        """Option ``key`` of a parameter group, or the optimizer's."""
+        return group.get(key, self._default_dict[key])
+
     # -- learning rate -----------------------------------------------------------------
     def get_lr(self) -> float:
-        """The current learning rate."""
+        """The current learning rate (the scheduler's, when one is used)."""
+        if isinstance(self._learning_rate, LRScheduler):
+            return self._learning_rate()
         return self._learning_rate
 
     def set_lr(self, value):
-        """Set the learning rate (a number)."""
+        """Set the learning rate (a number); refused while a scheduler is in use."""
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             raise TypeError(f"The type of 'value' in optimizer.set_lr must be float, but "
                             f"received {type(value)}.")
+        if isinstance(self._learning_rate, LRScheduler):
+            raise RuntimeError("optimizer's learning rate can't be LRScheduler when invoke this "
+                               "API, because this will lead to conflict.")
         self._learning_rate = float(value)
 
-    def _param_lr(self, p, dt):
-        """The learning rate for ``p``, in ``p``'s dtype: the global rate times the
-        parameter's multiplier."""
+    def set_lr_scheduler(self, scheduler):
+        """Use ``scheduler`` as the learning rate from now on."""
+        if not isinstance(scheduler, LRScheduler):
+            raise TypeError(f"The type of 'scheduler' in optimizer.set_lr_scheduler must be "
+                            f"LRScheduler, but received {type(scheduler)}.")
+        self._learning_rate = scheduler
+
+    def _param_lr(self, p):
+        """The learning rate of ``p`` as a one-element tensor of its dtype: the global rate
+        times the parameter's multiplier, each first cast to that dtype."""
         mult = (getattr(p, "optimize_attr", None) or {}).get("learning_rate", 1.0)
-        lr = dt(self.get_lr())
-        return lr if mult == 1.0 else lr * dt(mult)
+        dtype = p._data.dtype
+        key = (self.get_lr(), mult, dtype)
+        lr = self._lr_cache.get(key)
+        if lr is None:
+            value = dtype.type(key[0])
+            if mult != 1.0:
+                value = value * dtype.type(mult)
+            if len(self._lr_cache) > 64:  # a scheduler's rates: keep only recent ones
+                self._lr_cache.clear()
+            lr = self._lr_cache[key] = Tensor._wrap(to_array([value], dtype))
+        return lr
 
     # -- updating ----------------------------------------------------------------------
     @no_grad()
@@ -162,23 +207,36 @@ class Optimizer:
         return [], params_grads
 
     def _apply_optimize(self, params_grads, group):
-        clip = group.get("grad_clip", self._grad_clip)
+        clip = group["grad_clip"]
         if clip is not None and params_grads:
             params_grads = clip(params_grads)
-        decay = group.get("weight_decay")  # a group without its own decay uses the global one
-        if decay is None:
-            decay = self._weight_decay
         for p, g in params_grads:
-            dt = p._data.dtype.type
-            grad = g._data
-            if decay:
-                grad = grad + dt(decay) * p._data
-            self._update(p, grad, self._param_lr(p, dt), group)
-            p._bump()
+            self._update(p, self._regularized_grad(p, g), self._param_lr(p), group)
+
+    def _regularizer(self, p):
+        """The regularizer that applies to ``p``: its own, else the optimizer's."""
+        own = getattr(p, "regularizer", None)
+        return own if own is not None else self._regularization
+
+    def _regularized_grad(self, p, g):
+        """The gradient plus the weight-decay term of ``p``'s regularizer."""
+        reg = self._regularizer(p)
+        return g if reg is None else ops.add(g, reg(p, g))
 
     def _update(self, p, grad, lr, group):
-        """Change ``p._data`` in place from ``grad`` (an engine array) and the rate ``lr``."""
+        """Run the update op on ``p`` (a Tensor), ``grad`` (a Tensor) and ``lr``."""
         raise NotImplementedError(f"{type(self).__name__} does not define its update rule")
+
+    def _run_op(self, op_name, p, grad, lr, accumulators, **attrs):
+        """Run update op ``op_name`` of the table. Its kernel writes into the parameter's
+        and the accumulators' arrays; an engine that returns new arrays instead is followed
+        by rebinding them."""
+        outs = getattr(ops, op_name)(p, grad, lr, *accumulators, **attrs)
+        outs = outs if isinstance(outs, tuple) else (outs,)
+        for t, out in zip((p, *accumulators), outs):
+            if out._data is not t._data:
+                t._data = out._data
+        p._bump()
 
     def clear_grad(self, set_to_zero=True):
         """Clear the gradients of the parameters: zero them (default), or drop them with
@@ -229,15 +287,25 @@ class Optimizer:
 
     def state_dict(self) -> dict:
         """{name: Tensor} of the accumulators (e.g. 'linear_0.w_0_moment1_0'), grouped by
-        kind in Paddle's order; the tensors themselves, which later steps change."""
-        return {acc.name: acc for store in self._accumulators.values() for acc in store.values()}
+        kind in Paddle's order, the tensors themselves (later steps change them); plus
+        'LR_Scheduler', the scheduler's state, when the learning rate is a scheduler."""
+        state = {acc.name: acc for store in self._accumulators.values()
+                 for acc in store.values()}
+        if isinstance(self._learning_rate, LRScheduler):
+            state["LR_Scheduler"] = self._learning_rate.state_dict()
+        return state
 
     def set_state_dict(self, state_dict):
-        """Load accumulators saved by ``state_dict()`` (Tensors or arrays; copied):
-        existing ones at once, the others when the parameter is first updated."""
+        """Load a state saved by ``state_dict()`` (Tensors or arrays; copied): the
+        scheduler's at once, existing accumulators at once, the others when their parameter
+        is first updated."""
         state = dict(state_dict)
-        state.pop("LR_Scheduler", None)
+        lr_state = state.pop("LR_Scheduler", None)
         state.pop("master_weights", None)
+        if isinstance(self._learning_rate, LRScheduler):
+            if lr_state is None and not isinstance(self._learning_rate, LambdaDecay):
+                raise AssertionError("LR_Scheduler state must be included in the state dict "
+                                     "except LambdaDecay")
         loads = []  # check every existing accumulator's value before changing any
         for store in self._accumulators.values():
             for acc in store.values():
@@ -245,6 +313,8 @@ class Optimizer:
                     raise KeyError(f"optimizer Tensor {acc.name} not found")
                 loads.append((acc, self._state_array(acc.name, state.pop(acc.name),
                                                      acc._data.shape, acc._data.dtype)))
+        if lr_state and isinstance(self._learning_rate, LRScheduler):
+            self._learning_rate.set_state_dict(lr_state)
         for acc, array in loads:
             acc._data[...] = array
         self._pending_state = state

@@ -6,7 +6,7 @@ from .optimizer import Optimizer
 
 
 class SGD(Optimizer):
-    """param = param - learning_rate * grad."""
+    """param = param - learning_rate * grad (op ``sgd_``)."""
 
     def __init__(self, learning_rate=0.001, parameters=None, weight_decay=None, grad_clip=None,
                  multi_precision=False, name=None):
@@ -14,7 +14,7 @@ class SGD(Optimizer):
         _refuse_master_weights(self, multi_precision)
 
     def _update(self, p, grad, lr, group):
-        p._data -= lr * grad
+        self._run_op("sgd_", p, grad, lr, ())
 
 
 def _refuse_master_weights(opt, multi_precision):
