@@ -162,8 +162,7 @@ def local_response_norm(x, size, alpha=0.0001, beta=0.75, k=1.0, data_format="NC
                          f"{', '.join(map(repr, DATA_FORMATS))}, got {data_format!r}")
     c_axis = channel_axis(api, data_format, x.ndim)
     c = x.shape[c_axis]
-    paddings = [0] * (2 * x.ndim)
-    paddings[2 * c_axis:2 * c_axis + 2] = [size // 2, (size - 1) // 2]
+    paddings = [(size // 2, (size - 1) // 2) if i == c_axis else (0, 0) for i in range(x.ndim)]
     padded = ops.pad(ops.square(x), paddings=paddings)
     window = ops.slice(padded, axes=[c_axis], starts=[0], ends=[c])
     for i in range(1, size):
