@@ -394,6 +394,8 @@ def test_local_response_norm():
                rng.standard_normal((1, 4, 2)), rng)
     with pytest.raises(ValueError, match="3 or more dimensions"):
         F.local_response_norm(paddle.randn([2, 3]), 3)
+    with pytest.raises(ValueError, match="size must be a positive int"):
+        F.local_response_norm(paddle.randn([2, 3, 2]), 0)
     with pytest.raises(TypeError, match="int32"):
         F.local_response_norm(paddle.ones([2, 3, 2], dtype="int32"), 3)
 

@@ -97,11 +97,17 @@ def _batch_norm_grad(ctx, g, *_):
     w, inv_std = ctx["weight"], ctx["saved_inv_std"]
     dx, dw, db = ops.batch_norm_grad(ctx["x"], w, ctx["saved_mean"], inv_std, g,
                                      data_format=a["data_format"], use_global_stats=glob)
-    if not glob:
+    if not glob or not (ctx.needs("running_mean") or ctx.needs("running_var")):
         return dx, None, None, dw, db
-    scale = ops.multiply(w, inv_std)
-    return (dx, ops.neg(ops.multiply(scale, db)),
-            ops.multiply(ops.scale(ops.multiply(scale, inv_std), scale=-0.5), dw), dw, db)
+    return (dx, *_running_stats_grads(ops.multiply(w, inv_std), inv_std, dw, db), dw, db)
+
+
+def _running_stats_grads(scale, inv_std, dw, db):
+    """With running statistics, out = scale * (x - mean) + bias (scale = weight * inv_std,
+    inv_std = 1 / sqrt(var + epsilon)): d mean = -scale * sum(g), d var = -scale * inv_std
+    / 2 * sum(g * xhat), the sums being db and dw."""
+    return (ops.neg(ops.multiply(scale, db)),
+            ops.multiply(ops.scale(ops.multiply(scale, inv_std), scale=-0.5), dw))
 
 
 def _batch_norm_grad_graph(ctx, g, glob):
@@ -119,8 +125,7 @@ def _batch_norm_grad_graph(ctx, g, glob):
         dx = ops.multiply(g, ops.reshape(scale, shape=shape))
         dw = ops.sum(ops.multiply(g, xhat), axis=axes)
         db = ops.sum(g, axis=axes)
-        return (dx, ops.neg(ops.multiply(scale, db)),
-                ops.multiply(ops.scale(ops.multiply(scale, inv_std), scale=-0.5), dw), dw, db)
+        return (dx, *_running_stats_grads(scale, inv_std, dw, db), dw, db)
     xhat, inv_std = _standardize(x, axes, a["epsilon"])
     dx = _normalized_input_grad(ops.multiply(g, ops.reshape(w, shape=shape)), xhat, inv_std, axes)
     return (dx, None, None, ops.sum(ops.multiply(g, xhat), axis=axes), ops.sum(g, axis=axes))

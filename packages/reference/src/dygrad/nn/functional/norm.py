@@ -157,6 +157,8 @@ def local_response_norm(x, size, alpha=0.0001, beta=0.75, k=1.0, data_format="NC
     _check_float(x, api)
     if x.ndim < 3:
         raise ValueError(f"{api}: x must have 3 or more dimensions, got shape {list(x.shape)}")
+    if not isinstance(size, int) or size < 1:
+        raise ValueError(f"{api}: size must be a positive int, got {size!r}")
     if data_format not in DATA_FORMATS:
         raise ValueError(f"{api}: data_format must be one of "
                          f"{', '.join(map(repr, DATA_FORMATS))}, got {data_format!r}")
