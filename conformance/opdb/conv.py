@@ -1,3 +1,225 @@
-"""Op database entries: conv ops."""
+"""Op database entries: convolution and pooling ops.
 
-OPS: list = []
+The NumPy statements here do not slide windows: along each spatial axis a 0/1 matrix
+``S[o, k, i]`` says whether output position o reads input position i at kernel position k
+(``i == o * stride + k * dilation - pad_before``), and a convolution is one einsum of x,
+those matrices and the filter. Its two gradients are the same einsum solved for x or for the
+filter.
+"""
+
+import numpy as np
+
+from . import ErrorInput, OpInfo, Sample, make
+
+# ---------------------------------------------------------------------------
+# convolutions
+# ---------------------------------------------------------------------------
+
+
+def _reads(size, out, k, s, d, pad_before):
+    """S[o, k, i] = 1 where output o reads input i at kernel position k."""
+    o, kk, i = np.ix_(np.arange(out), np.arange(k), np.arange(size))
+    return (i == o * s + kk * d - pad_before).astype(np.float64)
+
+
+def _out(size, k, s, p, d):
+    return (size + p[0] + p[1] - (k - 1) * d - 1) // s + 1
+
+
+def _letters(nd):
+    return "ijk"[:nd], "pqr"[:nd], "uvw"[:nd]  # input, output, kernel positions
+
+
+def _mats(size, ksize, strides, paddings, dilations, out=None):
+    out = out or [_out(n, k, s, p, d) for n, k, s, p, d in
+                  zip(size, ksize, strides, paddings, dilations)]
+    return [_reads(n, o, k, s, d, p[0])
+            for n, o, k, s, d, p in zip(size, out, ksize, strides, dilations, paddings)]
+
+
+def _chan_first(a, fmt):
+    return np.moveaxis(a, -1, 1) if fmt[-1] == "C" else a
+
+
+def _chan_back(a, fmt):
+    return np.moveaxis(a, 1, -1) if fmt[-1] == "C" else a
+
+
+def _spec(nd):
+    i, p, u = _letters(nd)
+    mats = ",".join(f"{a}{b}{c}" for a, b, c in zip(p, u, i))
+    return i, p, u, mats
+
+
+def _conv_ref(x, filter, strides=None, paddings=None, dilations=None, groups=1,
+              data_format="NCHW"):
+    """out[n, g, o, p] = sum x[n, g, c, i] S[p, u, i] w[g, o, c, u] (one einsum)."""
+    nd, dtype = filter.ndim - 2, x.dtype
+    x = _chan_first(x.astype(np.float64), data_format)
+    n, c = x.shape[:2]
+    w = filter.astype(np.float64).reshape((groups, -1) + filter.shape[1:])
+    i, p, u, mats = _spec(nd)
+    s = _mats(x.shape[2:], filter.shape[2:], strides, paddings, dilations)
+    xg = x.reshape((n, groups, c // groups) + x.shape[2:])
+    y = np.einsum(f"nGc{i},{mats},Goc{u}->nGo{p}", xg, *s, w)
+    return _chan_back(y.reshape((n, -1) + y.shape[3:]), data_format).astype(dtype)
+
+
+def _conv_grad_input_ref(out_grad, filter, input_size=None, strides=None, paddings=None,
+                         dilations=None, groups=1, data_format="NCHW"):
+    """dx[n, g, c, i] = sum g[n, g, o, p] S[p, u, i] w[g, o, c, u]."""
+    nd = filter.ndim - 2
+    g = _chan_first(out_grad.astype(np.float64), data_format)
+    n = g.shape[0]
+    w = filter.astype(np.float64).reshape((groups, -1) + filter.shape[1:])
+    i, p, u, mats = _spec(nd)
+    s = _mats(input_size, filter.shape[2:], strides, paddings, dilations, list(g.shape[2:]))
+    gg = g.reshape((n, groups, -1) + g.shape[2:])
+    dx = np.einsum(f"nGo{p},{mats},Goc{u}->nGc{i}", gg, *s, w)
+    return _chan_back(dx.reshape((n, -1) + dx.shape[3:]), data_format).astype(out_grad.dtype)
+
+
+def _conv_grad_filter_ref(input, out_grad, filter_size=None, strides=None, paddings=None,
+                          dilations=None, groups=1, data_format="NCHW"):
+    """dw[g, o, c, u] = sum x[n, g, c, i] S[p, u, i] g[n, g, o, p]."""
+    nd = len(filter_size)
+    x = _chan_first(input.astype(np.float64), data_format)
+    g = _chan_first(out_grad.astype(np.float64), data_format)
+    n = x.shape[0]
+    i, p, u, mats = _spec(nd)
+    s = _mats(x.shape[2:], filter_size, strides, paddings, dilations, list(g.shape[2:]))
+    xg = x.reshape((n, groups, -1) + x.shape[2:])
+    gg = g.reshape((n, groups, -1) + g.shape[2:])
+    dw = np.einsum(f"nGc{i},{mats},nGo{p}->Goc{u}", xg, *s, gg)
+    return dw.reshape((-1,) + dw.shape[2:]).astype(input.dtype)
+
+
+def _conv_transpose_ref(x, filter, output_size=None, **attrs):
+    """The input gradient of a convolution with x as its output gradient."""
+    return _conv_grad_input_ref(x, filter, input_size=output_size, **attrs)
+
+
+# (x shape, filter shape, attrs): batch 1, odd sizes, groups, depthwise, strides,
+# dilations, asymmetric paddings, channels-last
+CONV2D_CASES = [
+    ((1, 1, 5, 5), (2, 1, 3, 3), {}),
+    ((2, 3, 5, 4), (4, 3, 2, 3), {"strides": (2, 1), "paddings": ((1, 1), (0, 2))}),
+    ((2, 4, 6, 5), (6, 2, 3, 3), {"groups": 2, "dilations": (2, 1), "paddings": ((2, 1), (1, 1))}),
+    ((1, 3, 5, 5), (3, 1, 3, 3), {"groups": 3, "strides": (2, 2), "paddings": ((1, 1), (1, 1))}),
+    ((2, 5, 4, 3), (2, 3, 2, 2), {"data_format": "NHWC", "paddings": ((0, 1), (1, 0))}),
+    ((1, 2, 1, 1), (3, 2, 1, 1), {}),
+]
+
+CONV3D_CASES = [
+    ((1, 2, 3, 4, 3), (3, 2, 2, 2, 2), {}),
+    ((2, 2, 4, 3, 3), (2, 1, 2, 1, 2), {"groups": 2, "strides": (2, 1, 1),
+                                         "paddings": ((1, 0), (0, 1), (1, 1)),
+                                         "dilations": (1, 1, 2)}),
+    ((1, 3, 3, 3, 2), (2, 2, 1, 2, 2), {"data_format": "NDHWC", "paddings": ((0, 0), (1, 1),
+                                                                              (0, 1))}),
+]
+
+
+def _full_attrs(nd, attrs):
+    a = {"strides": (1,) * nd, "paddings": ((0, 0),) * nd, "dilations": (1,) * nd, "groups": 1,
+         "data_format": "NCHW" if nd == 2 else "NCDHW"}
+    a.update(attrs)
+    return a
+
+
+def _conv_out_shape(xshape, fshape, a):
+    nd = len(fshape) - 2
+    last = a["data_format"][-1] == "C"
+    size = xshape[1:-1] if last else xshape[2:]
+    out = tuple(_out(n, k, s, p, d) for n, k, s, p, d in
+                zip(size, fshape[2:], a["strides"], a["paddings"], a["dilations"]))
+    return ((xshape[0],) + out + (fshape[0],)) if last else (xshape[0], fshape[0]) + out, size, nd
+
+
+def _conv_samples(cases):
+    def gen(dtype, rng):
+        for xs, fs, attrs in cases:
+            yield Sample((make(xs, dtype, rng), make(fs, dtype, rng)),
+                         _full_attrs(len(fs) - 2, attrs), f"{xs} * {fs}")
+    return gen
+
+
+def _grad_input_samples(cases):
+    def gen(dtype, rng):
+        for xs, fs, attrs in cases:
+            a = _full_attrs(len(fs) - 2, attrs)
+            ys, size, _ = _conv_out_shape(xs, fs, a)
+            yield Sample((make(ys, dtype, rng), make(fs, dtype, rng)),
+                         {"input_size": tuple(size), **a}, f"{ys} -> {xs}")
+    return gen
+
+
+def _grad_filter_samples(cases):
+    def gen(dtype, rng):
+        for xs, fs, attrs in cases:
+            a = _full_attrs(len(fs) - 2, attrs)
+            ys, _, _ = _conv_out_shape(xs, fs, a)
+            yield Sample((make(xs, dtype, rng), make(ys, dtype, rng)),
+                         {"filter_size": tuple(fs[2:]), **a}, f"{xs}, {ys} -> {fs}")
+    return gen
+
+
+def conv2d_transpose_samples(dtype, rng):
+    """Transposed-convolution layout: filter [in, out / groups, kh, kw]; output sizes
+    including the larger ones output_padding reaches."""
+    for xs, fs, out, attrs in [
+        ((1, 2, 3, 3), (2, 3, 3, 3), (5, 5), {}),
+        ((2, 2, 3, 2), (2, 2, 3, 2), (6, 4), {"strides": (2, 2), "paddings": ((1, 1), (0, 1))}),
+        ((1, 4, 2, 3), (4, 1, 2, 2), (4, 10), {"groups": 2, "dilations": (2, 2),
+                                              "strides": (2, 3), "paddings": ((1, 0), (0, 0))}),
+        ((2, 3, 2, 2), (2, 2, 2, 2), (6, 5), {"data_format": "NHWC", "strides": (2, 2),
+                                              "paddings": ((0, 1), (0, 0))}),
+    ]:
+        yield Sample((make(xs, dtype, rng), make(fs, dtype, rng)),
+                     {"output_size": out, **_full_attrs(2, attrs)}, f"{xs} -> {out}")
+
+
+def conv2d_errors(rng):
+    x = make((2, 3, 5, 5), np.float32, rng)
+    yield ErrorInput(Sample((x, make((4, 2, 3, 3), np.float32, rng))), ValueError,
+                     r"input's channels \(3, x of shape \[2, 3, 5, 5\].*filter of shape "
+                     r"\[4, 2, 3, 3\]")
+    yield ErrorInput(Sample((x, make((4, 1, 3, 3), np.float32, rng)), {"groups": 2}),
+                     ValueError, "groups")
+    yield ErrorInput(Sample((make((3, 5, 5), np.float32, rng), make((4, 3, 3, 3), np.float32,
+                                                                    rng))),
+                     ValueError, "x must be a 4-D tensor")
+    yield ErrorInput(Sample((x, make((4, 3, 7, 3), np.float32, rng))), ValueError,
+                     "larger than the padded input")
+
+
+def conv3d_errors(rng):
+    yield ErrorInput(Sample((make((1, 2, 3, 3, 3), np.float64, rng),
+                             make((2, 3, 1, 1, 1), np.float64, rng))),
+                     ValueError, r"filter of shape \[2, 3, 1, 1, 1\]")
+
+
+def conv2d_transpose_errors(rng):
+    x = make((1, 2, 3, 3), np.float32, rng)
+    yield ErrorInput(Sample((x, make((3, 4, 3, 3), np.float32, rng)), {"output_size": (5, 5)}),
+                     ValueError, "filter's first dimension")
+
+
+_CONV_TOL = {np.float32: (1e-4, 1e-4)}
+
+OPS = [
+    OpInfo("conv2d", _conv_ref, _conv_samples(CONV2D_CASES), gradgrad=True, tol=_CONV_TOL,
+           errors=conv2d_errors),
+    OpInfo("conv2d_grad_input", _conv_grad_input_ref, _grad_input_samples(CONV2D_CASES),
+           gradgrad=True, tol=_CONV_TOL),
+    OpInfo("conv2d_grad_filter", _conv_grad_filter_ref, _grad_filter_samples(CONV2D_CASES),
+           gradgrad=True, tol=_CONV_TOL),
+    OpInfo("conv3d", _conv_ref, _conv_samples(CONV3D_CASES), gradgrad=True, tol=_CONV_TOL,
+           errors=conv3d_errors),
+    OpInfo("conv3d_grad_input", _conv_grad_input_ref, _grad_input_samples(CONV3D_CASES),
+           gradgrad=True, tol=_CONV_TOL),
+    OpInfo("conv3d_grad_filter", _conv_grad_filter_ref, _grad_filter_samples(CONV3D_CASES),
+           gradgrad=True, tol=_CONV_TOL),
+    OpInfo("conv2d_transpose", _conv_transpose_ref, conv2d_transpose_samples, gradgrad=True,
+           tol=_CONV_TOL, errors=conv2d_transpose_errors),
+]
