@@ -223,3 +223,178 @@ OPS = [
     OpInfo("conv2d_transpose", _conv_transpose_ref, conv2d_transpose_samples, gradgrad=True,
            tol=_CONV_TOL, errors=conv2d_transpose_errors),
 ]
+
+
+# ---------------------------------------------------------------------------
+# pooling
+# ---------------------------------------------------------------------------
+
+def _pool_out(n, k, s, p, ceil_mode):
+    return (n + p[0] + p[1] - k + (s - 1 if ceil_mode else 0)) // s + 1
+
+
+def _pool_mats(size, kernel_size, strides, paddings, ceil_mode):
+    return [_reads(n, _pool_out(n, k, s, p, ceil_mode), k, s, 1, p[0])
+            for n, k, s, p in zip(size, kernel_size, strides, paddings)]
+
+
+def _pool_count(size, kernel_size, strides, paddings, ceil_mode, exclusive):
+    """Each window's number of positions inside x (exclusive) or inside the padded x."""
+    counts = []
+    for n, k, s, p in zip(size, kernel_size, strides, paddings):
+        o = _pool_out(n, k, s, p, ceil_mode)
+        pos = np.arange(o)[:, None] * s - p[0] + np.arange(k)            # [O, K]
+        lo, hi = (0, n) if exclusive else (-p[0], n + p[1])
+        counts.append(np.sum((pos >= lo) & (pos < hi), axis=1))
+    return np.multiply.outer(*counts)
+
+
+def _max_pool2d_ref(x, kernel_size=None, strides=None, paddings=None, ceil_mode=False):
+    """Each window's maximum read through the 0/1 matrices: x at the positions a window reads,
+    -inf elsewhere; the flat index of the first maximum; -1 and the lowest value for a window
+    that reads nothing."""
+    sh, sw = _pool_mats(x.shape[2:], kernel_size, strides, paddings, ceil_mode)
+    # [OH, KH, H] x [OW, KW, W] -> does window (p, q) at kernel (u, v) read x[i, j]?
+    reads = np.einsum("pui,qvj->pqijuv", sh, sw).reshape(sh.shape[0], sw.shape[0], -1,
+                                                           sh.shape[1] * sw.shape[1]).any(-1)
+    n, c = x.shape[:2]
+    vals = np.where(reads, x.reshape(n, c, 1, 1, -1), -np.inf)           # [N, C, OH, OW, HW]
+    out, mask = vals.max(-1), vals.argmax(-1)
+    empty = ~reads.any(-1)
+    return (np.where(empty, np.finfo(x.dtype).min, out).astype(x.dtype),
+            np.where(empty, -1, mask).astype(np.int32))
+
+
+def _avg_pool2d_ref(x, kernel_size=None, strides=None, paddings=None, ceil_mode=False,
+                    exclusive=True):
+    """Window sums through the 0/1 matrices, over the window's count."""
+    sh, sw = _pool_mats(x.shape[2:], kernel_size, strides, paddings, ceil_mode)
+    total = np.einsum("ncij,pui,qvj->ncpq", x.astype(np.float64), sh, sw)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return (total / _pool_count(x.shape[2:], kernel_size, strides, paddings, ceil_mode,
+                                    exclusive)).astype(x.dtype)
+
+
+def _avg_pool2d_grad_ref(out_grad, input_size=None, kernel_size=None, strides=None,
+                         paddings=None, ceil_mode=False, exclusive=True):
+    """Each window's gradient over its count, added where the window reads."""
+    sh, sw = _pool_mats(input_size, kernel_size, strides, paddings, ceil_mode)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        g = out_grad / _pool_count(input_size, kernel_size, strides, paddings, ceil_mode,
+                                   exclusive)
+    return np.einsum("ncpq,pui,qvj->ncij", g.astype(np.float64), sh, sw).astype(out_grad.dtype)
+
+
+def _max_pool2d_grad_ref(out_grad, mask, input_size=None):
+    """out_grad added at the positions the mask names (none for -1)."""
+    n, c = out_grad.shape[:2]
+    out = np.zeros((n, c, int(np.prod(input_size))), dtype=out_grad.dtype)
+    ni, ci, _ = np.indices(mask.reshape(n, c, -1).shape)
+    m = mask.reshape(n, c, -1)
+    keep = m >= 0
+    np.add.at(out, (ni[keep], ci[keep], m[keep]), out_grad.reshape(n, c, -1)[keep])
+    return out.reshape((n, c) + tuple(input_size))
+
+
+def _adaptive_max_pool2d_ref(x, output_size=None):
+    """The maximum over each bin [floor(i H / OH), ceil((i + 1) H / OH)) x (same for W),
+    one bin at a time."""
+    h, w = x.shape[2:]
+    oh, ow = output_size
+    out = np.empty(x.shape[:2] + (oh, ow), dtype=x.dtype)
+    mask = np.empty(out.shape, dtype=np.int32)
+    for i in range(oh):
+        r0, r1 = i * h // oh, -(-(i + 1) * h // oh)
+        for j in range(ow):
+            c0, c1 = j * w // ow, -(-(j + 1) * w // ow)
+            block = x[:, :, r0:r1, c0:c1].reshape(x.shape[:2] + (-1,))
+            k = block.argmax(-1)
+            out[:, :, i, j] = block.max(-1)
+            mask[:, :, i, j] = (r0 + k // (c1 - c0)) * w + c0 + k % (c1 - c0)
+    return out, mask
+
+
+# (x shape, attrs): batch 1, odd sizes, padding, strides other than the kernel, ceil_mode
+POOL_CASES = [
+    ((1, 1, 4, 4), {"kernel_size": (2, 2), "strides": (2, 2)}),
+    ((2, 3, 5, 5), {"kernel_size": (3, 3), "strides": (2, 2), "paddings": ((1, 1), (1, 1))}),
+    ((1, 2, 5, 4), {"kernel_size": (2, 3), "strides": (2, 1), "paddings": ((1, 0), (0, 1)),
+                    "ceil_mode": True}),
+    ((2, 1, 7, 3), {"kernel_size": (3, 2), "strides": (3, 2), "ceil_mode": True}),
+    ((1, 2, 1, 1), {"kernel_size": (1, 1)}),
+]
+
+
+def _pool_attrs(attrs):
+    return {"kernel_size": (1, 1), "strides": (1, 1), "paddings": ((0, 0), (0, 0)),
+            "ceil_mode": False, **attrs}
+
+
+def _distinct(shape, dtype, rng):
+    """Values a step apart, shuffled: maxima are unique and stay put under small steps."""
+    return (rng.permutation(int(np.prod(shape))).reshape(shape) * 0.1 - 1.0).astype(dtype)
+
+
+def max_pool2d_samples(dtype, rng):
+    for shape, attrs in POOL_CASES:
+        yield Sample((_distinct(shape, dtype, rng),), _pool_attrs(attrs), f"{shape}")
+
+
+def avg_pool2d_samples(dtype, rng):
+    for shape, attrs in POOL_CASES:
+        for exclusive in (True, False):
+            yield Sample((make(shape, dtype, rng),), {**_pool_attrs(attrs), "exclusive": exclusive},
+                         f"{shape} exclusive={exclusive}")
+    # a window of padding only (ceil_mode): nan where exclusive, as Paddle
+    yield Sample((make((1, 1, 5, 5), dtype, rng),),
+                 {**_pool_attrs({"kernel_size": (2, 2), "strides": (2, 2),
+                                 "paddings": ((1, 1), (1, 1)), "ceil_mode": True}),
+                  "exclusive": True}, "padding-only window", grad=False)
+
+
+def avg_pool2d_grad_samples(dtype, rng):
+    for shape, attrs in POOL_CASES:
+        a = _pool_attrs(attrs)
+        out = [_pool_out(n, k, s, p, a["ceil_mode"])
+               for n, k, s, p in zip(shape[2:], a["kernel_size"], a["strides"], a["paddings"])]
+        for exclusive in (True, False):
+            yield Sample((make(shape[:2] + tuple(out), dtype, rng),),
+                         {"input_size": shape[2:], **a, "exclusive": exclusive}, f"{shape}")
+
+
+def max_pool2d_grad_samples(dtype, rng):
+    for shape, attrs in POOL_CASES:
+        _, mask = _max_pool2d_ref(_distinct(shape, np.float64, rng), **_pool_attrs(attrs))
+        yield Sample((make(mask.shape, dtype, rng), mask), {"input_size": shape[2:]}, f"{shape}")
+    # several outputs reading the same maximum (overlapping windows) accumulate
+    yield Sample((make((1, 1, 2, 2), dtype, rng), np.array([[[[4, 4], [4, 0]]]], np.int32)),
+                 {"input_size": (3, 3)}, "repeated")
+
+
+def adaptive_max_pool2d_samples(dtype, rng):
+    for shape, size in [((1, 1, 5, 5), (3, 3)), ((2, 3, 7, 4), (2, 3)), ((1, 2, 4, 4), (4, 4)),
+                        ((2, 1, 3, 5), (1, 1)), ((1, 1, 2, 3), (5, 4))]:
+        yield Sample((_distinct(shape, dtype, rng),), {"output_size": size}, f"{shape}->{size}")
+
+
+def pool_errors(rng):
+    yield ErrorInput(Sample((make((2, 3, 4), np.float32, rng),), {"kernel_size": (2, 2)}),
+                     ValueError, "x must be a 4-D tensor")
+    yield ErrorInput(Sample((make((1, 1, 2, 2), np.float32, rng),), {"kernel_size": (3, 3)}),
+                     ValueError, "larger than the padded input")
+
+
+def max_pool2d_grad_errors(rng):
+    yield ErrorInput(Sample((make((1, 1, 2, 2), np.float32, rng), np.zeros((1, 1, 2), np.int32)),
+                            {"input_size": (4, 4)}), ValueError, "same 4-D shape")
+
+
+OPS += [
+    OpInfo("max_pool2d", _max_pool2d_ref, max_pool2d_samples, gradgrad=True, errors=pool_errors),
+    OpInfo("max_pool2d_grad", _max_pool2d_grad_ref, max_pool2d_grad_samples, gradgrad=True,
+           errors=max_pool2d_grad_errors),
+    OpInfo("avg_pool2d", _avg_pool2d_ref, avg_pool2d_samples, gradgrad=True, errors=pool_errors),
+    OpInfo("avg_pool2d_grad", _avg_pool2d_grad_ref, avg_pool2d_grad_samples, gradgrad=True),
+    OpInfo("adaptive_max_pool2d", _adaptive_max_pool2d_ref, adaptive_max_pool2d_samples,
+           gradgrad=True),
+]
