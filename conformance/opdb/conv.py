@@ -239,12 +239,13 @@ def _pool_mats(size, kernel_size, strides, paddings, ceil_mode):
 
 
 def _pool_count(size, kernel_size, strides, paddings, ceil_mode, exclusive):
-    """Each window's number of positions inside x (exclusive) or inside the padded x."""
+    """Each window's number of positions inside x (exclusive), else inside
+    [-pad_before, size + pad_before) (Paddle counts no padding after)."""
     counts = []
     for n, k, s, p in zip(size, kernel_size, strides, paddings):
         o = _pool_out(n, k, s, p, ceil_mode)
         pos = np.arange(o)[:, None] * s - p[0] + np.arange(k)            # [O, K]
-        lo, hi = (0, n) if exclusive else (-p[0], n + p[1])
+        lo, hi = (0, n) if exclusive else (-p[0], n + p[0])
         counts.append(np.sum((pos >= lo) & (pos < hi), axis=1))
     return np.multiply.outer(*counts)
 
@@ -320,6 +321,7 @@ POOL_CASES = [
     ((2, 3, 5, 5), {"kernel_size": (3, 3), "strides": (2, 2), "paddings": ((1, 1), (1, 1))}),
     ((1, 2, 5, 4), {"kernel_size": (2, 3), "strides": (2, 1), "paddings": ((1, 0), (0, 1)),
                     "ceil_mode": True}),
+    ((1, 1, 5, 5), {"kernel_size": (3, 2), "strides": (2, 2), "paddings": ((0, 2), (2, 1))}),
     ((2, 1, 7, 3), {"kernel_size": (3, 2), "strides": (3, 2), "ceil_mode": True}),
     ((1, 2, 1, 1), {"kernel_size": (1, 1)}),
 ]

@@ -14,7 +14,7 @@ Kernels work on channels-first arrays ``[N, C, *spatial]``; a channels-last
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
-from .._core.ops.conv import ceil_paddings
+from .._core.ops.conv import ceil_paddings, pool_out_size
 from ._registry import kernel
 
 
@@ -163,14 +163,14 @@ def conv2d_transpose(x, filter, output_size=(1, 1), strides=(1, 1), paddings=((0
 
 
 def pool_divisor(size, kernel_size, strides, paddings, ceil_mode, exclusive):
-    """The size of each pooling window [OH, OW]: its positions inside x (exclusive), else
-    inside the padded x."""
-    ones = np.ones((1, 1) + tuple(size))
-    pads = ceil_paddings(size, kernel_size, strides, paddings, ceil_mode)
-    if not exclusive:
-        ones = np.pad(ones, ((0, 0), (0, 0), *paddings), constant_values=1.0)
-        pads = [(0, b - p[1]) for p, (_, b) in zip(paddings, pads)]
-    return windows(ones, kernel_size, strides, pads, (1, 1)).sum(axis=(-2, -1))[0, 0]
+    """The size of each pooling window [OH, OW]: the window clamped to x (exclusive), else to
+    [-pad_before, size + pad_before) (Paddle's rule, which ignores the padding after)."""
+    counts = []
+    for n, k, s, (a, b) in zip(size, kernel_size, strides, paddings):
+        start = np.arange(pool_out_size(n, k, s, (a, b), ceil_mode)) * s - a
+        lo, hi = (0, n) if exclusive else (-a, n + a)
+        counts.append(np.maximum(np.minimum(start + k, hi) - np.maximum(start, lo), 0))
+    return np.multiply.outer(*counts)
 
 
 @kernel
