@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import tensor as T
 from .._core.dtype import get_default_dtype
+from ..tensor.manipulation import pad
 from . import functional as F
 from .functional.conv import as_tuple
 from .initializer import Normal
@@ -75,7 +75,7 @@ class _ConvNd(Layer):
         """x padded as padding_mode says (the convolution then pads nothing)."""
         if self._padding_mode == "zeros":
             return x, self._padding
-        return T.pad(x, [self._padding] * (2 * self._nd), mode=self._padding_mode,
+        return pad(x, [self._padding] * (2 * self._nd), mode=self._padding_mode,
                      data_format=self._data_format), 0
 
     def extra_repr(self):
