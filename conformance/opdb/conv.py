@@ -62,7 +62,8 @@ def _conv_ref(x, filter, strides=None, paddings=None, dilations=None, groups=1,
     s = _mats(x.shape[2:], filter.shape[2:], strides, paddings, dilations)
     xg = x.reshape((n, groups, c // groups) + x.shape[2:])
     y = np.einsum(f"nGc{i},{mats},Goc{u}->nGo{p}", xg, *s, w)
-    return _chan_back(y.reshape((n, -1) + y.shape[3:]), data_format).astype(dtype)
+    return _chan_back(y.reshape((n, y.shape[1] * y.shape[2]) + y.shape[3:]), data_format).astype(
+        dtype)
 
 
 def _conv_grad_input_ref(out_grad, filter, input_size=None, strides=None, paddings=None,
@@ -74,9 +75,10 @@ def _conv_grad_input_ref(out_grad, filter, input_size=None, strides=None, paddin
     w = filter.astype(np.float64).reshape((groups, -1) + filter.shape[1:])
     i, p, u, mats = _spec(nd)
     s = _mats(input_size, filter.shape[2:], strides, paddings, dilations, list(g.shape[2:]))
-    gg = g.reshape((n, groups, -1) + g.shape[2:])
+    gg = g.reshape((n, groups, g.shape[1] // groups) + g.shape[2:])
     dx = np.einsum(f"nGo{p},{mats},Goc{u}->nGc{i}", gg, *s, w)
-    return _chan_back(dx.reshape((n, -1) + dx.shape[3:]), data_format).astype(out_grad.dtype)
+    dx = dx.reshape((n, dx.shape[1] * dx.shape[2]) + dx.shape[3:])
+    return _chan_back(dx, data_format).astype(out_grad.dtype)
 
 
 def _conv_grad_filter_ref(input, out_grad, filter_size=None, strides=None, paddings=None,
@@ -88,8 +90,8 @@ def _conv_grad_filter_ref(input, out_grad, filter_size=None, strides=None, paddi
     n = x.shape[0]
     i, p, u, mats = _spec(nd)
     s = _mats(x.shape[2:], filter_size, strides, paddings, dilations, list(g.shape[2:]))
-    xg = x.reshape((n, groups, -1) + x.shape[2:])
-    gg = g.reshape((n, groups, -1) + g.shape[2:])
+    xg = x.reshape((n, groups, x.shape[1] // groups) + x.shape[2:])
+    gg = g.reshape((n, groups, g.shape[1] // groups) + g.shape[2:])
     dw = np.einsum(f"nGc{i},{mats},nGo{p}->Goc{u}", xg, *s, gg)
     return dw.reshape((-1,) + dw.shape[2:]).astype(input.dtype)
 
@@ -108,6 +110,7 @@ CONV2D_CASES = [
     ((1, 3, 5, 5), (3, 1, 3, 3), {"groups": 3, "strides": (2, 2), "paddings": ((1, 1), (1, 1))}),
     ((2, 5, 4, 3), (2, 3, 2, 2), {"data_format": "NHWC", "paddings": ((0, 1), (1, 0))}),
     ((1, 2, 1, 1), (3, 2, 1, 1), {}),
+    ((0, 2, 4, 4), (3, 2, 3, 3), {"paddings": ((1, 1), (0, 0))}),       # an empty batch
 ]
 
 CONV3D_CASES = [
@@ -259,7 +262,7 @@ def _max_pool2d_ref(x, kernel_size=None, strides=None, paddings=None, ceil_mode=
     reads = np.einsum("pui,qvj->pqijuv", sh, sw).reshape(sh.shape[0], sw.shape[0], -1,
                                                            sh.shape[1] * sw.shape[1]).any(-1)
     n, c = x.shape[:2]
-    vals = np.where(reads, x.reshape(n, c, 1, 1, -1), -np.inf)           # [N, C, OH, OW, HW]
+    vals = np.where(reads, x.reshape(n, c, 1, 1, reads.shape[-1]), -np.inf)  # [N, C, OH, OW, HW]
     out, mask = vals.max(-1), vals.argmax(-1)
     empty = ~reads.any(-1)
     return (np.where(empty, np.finfo(x.dtype).min, out).astype(x.dtype),
@@ -290,10 +293,10 @@ def _max_pool2d_grad_ref(out_grad, mask, input_size=None):
     """out_grad added at the positions the mask names (none for -1)."""
     n, c = out_grad.shape[:2]
     out = np.zeros((n, c, int(np.prod(input_size))), dtype=out_grad.dtype)
-    ni, ci, _ = np.indices(mask.reshape(n, c, -1).shape)
-    m = mask.reshape(n, c, -1)
+    m = mask.reshape(n, c, int(np.prod(mask.shape[2:])))
+    ni, ci, _ = np.indices(m.shape)
     keep = m >= 0
-    np.add.at(out, (ni[keep], ci[keep], m[keep]), out_grad.reshape(n, c, -1)[keep])
+    np.add.at(out, (ni[keep], ci[keep], m[keep]), out_grad.reshape(m.shape)[keep])
     return out.reshape((n, c) + tuple(input_size))
 
 
@@ -308,7 +311,7 @@ def _adaptive_max_pool2d_ref(x, output_size=None):
         r0, r1 = i * h // oh, -(-(i + 1) * h // oh)
         for j in range(ow):
             c0, c1 = j * w // ow, -(-(j + 1) * w // ow)
-            block = x[:, :, r0:r1, c0:c1].reshape(x.shape[:2] + (-1,))
+            block = x[:, :, r0:r1, c0:c1].reshape(x.shape[:2] + ((r1 - r0) * (c1 - c0),))
             k = block.argmax(-1)
             out[:, :, i, j] = block.max(-1)
             mask[:, :, i, j] = (r0 + k // (c1 - c0)) * w + c0 + k % (c1 - c0)
@@ -324,6 +327,7 @@ POOL_CASES = [
     ((1, 1, 5, 5), {"kernel_size": (3, 2), "strides": (2, 2), "paddings": ((0, 2), (1, 1))}),
     ((2, 1, 7, 3), {"kernel_size": (3, 2), "strides": (3, 2), "ceil_mode": True}),
     ((1, 2, 1, 1), {"kernel_size": (1, 1)}),
+    ((0, 2, 4, 4), {"kernel_size": (2, 2), "strides": (2, 2)}),          # an empty batch
 ]
 
 
@@ -375,7 +379,7 @@ def max_pool2d_grad_samples(dtype, rng):
 
 def adaptive_max_pool2d_samples(dtype, rng):
     for shape, size in [((1, 1, 5, 5), (3, 3)), ((2, 3, 7, 4), (2, 3)), ((1, 2, 4, 4), (4, 4)),
-                        ((2, 1, 3, 5), (1, 1)), ((1, 1, 2, 3), (5, 4))]:
+                        ((2, 1, 3, 5), (1, 1)), ((1, 1, 2, 3), (5, 4)), ((0, 2, 3, 3), (2, 2))]:
         yield Sample((_distinct(shape, dtype, rng),), {"output_size": size}, f"{shape}->{size}")
 
 

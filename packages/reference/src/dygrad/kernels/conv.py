@@ -62,7 +62,9 @@ def _im2col(x, ksize, strides, paddings, dilations, groups):
     out = win.shape[2:2 + nd]
     win = win.reshape((n, groups, c // groups) + win.shape[2:])
     perm = (1, 0, *range(3, 3 + nd), 2, *range(3 + nd, 3 + 2 * nd))
-    return win.transpose(perm).reshape(groups, n * int(np.prod(out)), -1), out
+    cols = win.transpose(perm).reshape(groups, n * int(np.prod(out)),
+                                       c // groups * int(np.prod(ksize)))
+    return cols, out
 
 
 def _conv(x, filter, strides, paddings, dilations, groups, data_format):
@@ -83,8 +85,9 @@ def _conv_grad_input(out_grad, filter, input_size, strides, paddings, dilations,
     g = _first(out_grad, data_format)
     n, o, nd = g.shape[0], g.shape[1], filter.ndim - 2
     out, ksize = g.shape[2:], filter.shape[2:]
-    go = g.reshape(n, groups, o // groups, -1).transpose(1, 0, 3, 2).reshape(groups, -1,
-                                                                             o // groups)
+    length = int(np.prod(out))
+    go = g.reshape(n, groups, o // groups, length).transpose(1, 0, 3, 2).reshape(
+        groups, n * length, o // groups)
     cols = np.matmul(go, filter.reshape(groups, filter.shape[0] // groups, -1))  # [G, N L, C/G K]
     cg = filter.shape[1]
     cols = cols.reshape((groups, n) + out + (cg,) + ksize)
@@ -99,8 +102,9 @@ def _conv_grad_filter(input, out_grad, filter_size, strides, paddings, dilations
     x, g = _first(input, data_format), _first(out_grad, data_format)
     n, o = g.shape[0], g.shape[1]
     cols, _ = _im2col(x, tuple(filter_size), strides, paddings, dilations, groups)
-    go = g.reshape(n, groups, o // groups, -1).transpose(1, 2, 0, 3).reshape(groups,
-                                                                             o // groups, -1)
+    length = int(np.prod(g.shape[2:]))
+    go = g.reshape(n, groups, o // groups, length).transpose(1, 2, 0, 3).reshape(
+        groups, o // groups, n * length)
     dw = np.matmul(go, cols)                                        # [G, O/G, C/G * K]
     return dw.reshape((o, x.shape[1] // groups) + tuple(filter_size))
 
@@ -180,7 +184,7 @@ def max_pool2d(x, kernel_size=(1, 1), strides=(1, 1), paddings=((0, 0), (0, 0)),
     size = x.shape[2:]
     pads = ceil_paddings(size, kernel_size, strides, paddings, ceil_mode)
     win = windows(x, kernel_size, strides, pads, (1, 1), value=-np.inf)
-    flat = win.reshape(win.shape[:4] + (-1,))
+    flat = win.reshape(win.shape[:4] + (kernel_size[0] * kernel_size[1],))
     arg = np.argmax(flat, axis=-1)
     out = np.take_along_axis(flat, arg[..., None], axis=-1)[..., 0]
     row = np.arange(out.shape[2])[:, None] * strides[0] - paddings[0][0] + arg // kernel_size[1]
@@ -195,10 +199,10 @@ def max_pool2d_grad(out_grad, mask, input_size=(1, 1)):
     """out_grad added into zeros [N, C, *input_size] at the flat positions mask names"""
     n, c = out_grad.shape[:2]
     hw = int(np.prod(input_size))
-    m = mask.reshape(n * c, -1).astype(np.int64)
+    m = mask.reshape(n * c, int(np.prod(mask.shape[2:]))).astype(np.int64)
     flat = m + (np.arange(n * c) * hw)[:, None]
     keep = m >= 0
-    total = np.bincount(flat[keep], weights=out_grad.reshape(n * c, -1)[keep],
+    total = np.bincount(flat[keep], weights=out_grad.reshape(m.shape)[keep],
                         minlength=n * c * hw)
     return total.astype(out_grad.dtype).reshape((n, c) + tuple(input_size))
 
@@ -243,7 +247,7 @@ def adaptive_max_pool2d(x, output_size=(1, 1)):
     valid = (rows < re[:, None])[:, :, None, None] & (cols < ce[:, None])[None, None]
     patch = x[:, :, np.minimum(rows, h - 1)[:, :, None, None], np.minimum(cols, w - 1)]
     patch = np.where(valid, patch, -np.inf).transpose(0, 1, 2, 4, 3, 5)
-    flat = patch.reshape(patch.shape[:4] + (-1,))
+    flat = patch.reshape(patch.shape[:4] + (kh * kw,))
     arg = np.argmax(flat, axis=-1)
     out = np.take_along_axis(flat, arg[..., None], axis=-1)[..., 0].astype(x.dtype)
     row = rows[np.arange(output_size[0])[:, None], arg // kw]

@@ -317,9 +317,9 @@ def _max_pool2d_grad_meta(out_grad, mask, input_size=(1, 1)):
 def _max_pool2d_grad_grad(ctx, h):
     """Linear in out_grad: its gradient reads h at the mask (0 where the mask is -1)."""
     mask = ctx["mask"]
-    n, c = mask.shape[:2]
-    got = ops.take_along_axis(ops.reshape(h, shape=(n, c, -1)),
-                              ops.reshape(mask, shape=(n, c, -1)), axis=2)
+    n, c, oh, ow = mask.shape
+    got = ops.take_along_axis(ops.reshape(h, shape=(n, c, int(np.prod(h.shape[2:])))),
+                              ops.reshape(mask, shape=(n, c, oh * ow)), axis=2)
     got = ops.reshape(got, shape=tuple(mask.shape))
     return ops.where(ops.greater_equal(mask, ops.full_like(mask)), got, ops.full_like(got)), None
 
