@@ -40,16 +40,17 @@ def windows(x, ksize, strides, paddings, dilations, value=0.0):
 
 
 def col2im(cols, size, strides, paddings, dilations):
-    """The adjoint of ``windows``: cols [N, C, *out, *ksize] added into zeros [N, C, *size]
-    at the places the windows read (one strided slice per kernel position)."""
+    """The adjoint of ``windows``: cols [*ksize, N, C, *out] (kernel positions first, so each
+    is one block) added into zeros [N, C, *size] at the places the windows read (one strided
+    slice per kernel position)."""
     nd = len(size)
-    out, ksize = cols.shape[2:2 + nd], cols.shape[2 + nd:]
-    padded = np.zeros(cols.shape[:2] + tuple(n + a + b for n, (a, b) in zip(size, paddings)),
-                      dtype=cols.dtype)
+    ksize, out = cols.shape[:nd], cols.shape[nd + 2:]
+    padded = np.zeros(cols.shape[nd:nd + 2] + tuple(n + a + b for n, (a, b) in
+                                                    zip(size, paddings)), dtype=cols.dtype)
     for pos in np.ndindex(*ksize):
         at = tuple(slice(p * d, p * d + s * (o - 1) + 1, s)
                    for p, d, s, o in zip(pos, dilations, strides, out))
-        padded[(slice(None), slice(None)) + at] += cols[(Ellipsis,) + pos]
+        padded[(slice(None), slice(None)) + at] += cols[pos]
     return padded[(slice(None), slice(None))
                   + tuple(slice(a, a + n) for n, (a, _) in zip(size, paddings))]
 
@@ -91,8 +92,8 @@ def _conv_grad_input(out_grad, filter, input_size, strides, paddings, dilations,
     cols = np.matmul(go, filter.reshape(groups, filter.shape[0] // groups, -1))  # [G, N L, C/G K]
     cg = filter.shape[1]
     cols = cols.reshape((groups, n) + out + (cg,) + ksize)
-    cols = cols.transpose(1, 0, nd + 2, *range(2, nd + 2), *range(nd + 3, 2 * nd + 3))
-    cols = cols.reshape((n, groups * cg) + out + ksize)
+    cols = cols.transpose(*range(nd + 3, 2 * nd + 3), 1, 0, nd + 2, *range(2, nd + 2))
+    cols = cols.reshape(ksize + (n, groups * cg) + out)                 # [*K, N, C, *out]
     return _back(col2im(cols, tuple(input_size), strides, paddings, dilations), data_format)
 
 
@@ -184,9 +185,13 @@ def max_pool2d(x, kernel_size=(1, 1), strides=(1, 1), paddings=((0, 0), (0, 0)),
     size = x.shape[2:]
     pads = ceil_paddings(size, kernel_size, strides, paddings, ceil_mode)
     win = windows(x, kernel_size, strides, pads, (1, 1), value=-np.inf)
-    flat = win.reshape(win.shape[:4] + (kernel_size[0] * kernel_size[1],))
-    arg = np.argmax(flat, axis=-1)
-    out = np.take_along_axis(flat, arg[..., None], axis=-1)[..., 0]
+    out = np.full(win.shape[:4], -np.inf, dtype=x.dtype)
+    arg = np.zeros(win.shape[:4], dtype=np.int64)
+    for k, pos in enumerate(np.ndindex(*kernel_size)):   # the first maximum wins, as argmax
+        value = win[(Ellipsis,) + pos]
+        better = value > out
+        out = np.where(better, value, out)
+        arg = np.where(better, k, arg)
     row = np.arange(out.shape[2])[:, None] * strides[0] - paddings[0][0] + arg // kernel_size[1]
     col = np.arange(out.shape[3]) * strides[1] - paddings[1][0] + arg % kernel_size[1]
     inside = (row >= 0) & (row < size[0]) & (col >= 0) & (col < size[1])
@@ -226,8 +231,7 @@ def avg_pool2d_grad(out_grad, input_size=(1, 1), kernel_size=(1, 1), strides=(1,
     with np.errstate(invalid="ignore", divide="ignore"):
         g = out_grad / pool_divisor(input_size, kernel_size, strides, paddings, ceil_mode,
                                     exclusive)
-    cols = np.broadcast_to(g[..., None, None].astype(out_grad.dtype),
-                           g.shape + tuple(kernel_size))
+    cols = np.broadcast_to(g.astype(out_grad.dtype), tuple(kernel_size) + g.shape)
     return col2im(cols, tuple(input_size), strides, pads, (1, 1))
 
 
