@@ -1,8 +1,11 @@
 """Neural-network kernels: activations, softmax, losses."""
 
+import math
+
 import numpy as np
 
 from ._registry import kernel
+from .elementwise import erf, sigmoid
 
 
 @kernel
@@ -30,3 +33,120 @@ def log_softmax(x, axis=-1):
     s = _shifted(x, axis)
     with np.errstate(divide="ignore"):  # log(0) only along an empty axis (no output)
         return (s - np.log(np.sum(np.exp(s), axis=axis, keepdims=True))).reshape(x.shape)
+
+
+# ---------------------------------------------------------------------------
+# activations (floating-point x only: an integer x is refused, and dispatch then raises
+# the row's own error)
+# ---------------------------------------------------------------------------
+
+def _float(x):
+    if x.dtype.kind != "f":
+        raise TypeError(f"expected a floating-point array, got {x.dtype}")
+    return x
+
+
+@kernel
+def relu6(x):
+    """min(max(x, 0), 6)"""
+    return np.clip(_float(x), 0, 6)
+
+
+@kernel
+def leaky_relu(x, negative_slope=0.01):
+    """x where x > 0, negative_slope * x elsewhere"""
+    return np.where(_float(x) > 0, x, x * negative_slope)
+
+
+@kernel
+def elu(x, alpha=1.0):
+    """x where x > 0, alpha * (exp(x) - 1) elsewhere"""
+    return np.where(_float(x) > 0, x, alpha * np.expm1(np.minimum(x, 0)))
+
+
+@kernel
+def selu(x, scale=1.0507009873554804934193349852946, alpha=1.6732632423543772848170429916717):
+    """scale * (x where x > 0, alpha * (exp(x) - 1) elsewhere)"""
+    return scale * np.where(_float(x) > 0, x, alpha * np.expm1(np.minimum(x, 0)))
+
+
+@kernel
+def celu(x, alpha=1.0):
+    """max(0, x) + min(0, alpha * (exp(x / alpha) - 1))"""
+    neg = alpha * np.expm1(np.minimum(_float(x), 0) / alpha)
+    return np.maximum(x, 0) + np.minimum(neg, 0)
+
+
+@kernel
+def gelu(x, approximate=False):
+    """x * Phi(x); approximate: x/2 * (1 + tanh(sqrt(2/pi) * (x + 0.044715 x^3)))"""
+    if approximate:
+        return 0.5 * x * (1 + np.tanh(math.sqrt(2 / math.pi) * (_float(x) + 0.044715 * x ** 3)))
+    return 0.5 * x * (1 + erf(_float(x) / math.sqrt(2)))
+
+
+@kernel
+def silu(x):
+    """x * sigmoid(x)"""
+    return _float(x) * sigmoid(x)
+
+
+@kernel
+def hardswish(x):
+    """x * min(max(x + 3, 0), 6) / 6"""
+    return _float(x) * np.clip(x + 3, 0, 6) / 6
+
+
+@kernel
+def hardsigmoid(x, slope=0.1666667, offset=0.5):
+    """min(max(slope * x + offset, 0), 1)"""
+    return np.clip(_float(x) * slope + offset, 0, 1)
+
+
+@kernel
+def softplus(x, beta=1.0, threshold=20.0):
+    """x where beta * x > threshold, log(1 + exp(beta * x)) / beta elsewhere"""
+    bx = _float(x) * beta
+    return np.where(bx > threshold, x, np.logaddexp(0, bx) / beta)
+
+
+@kernel
+def mish(x):
+    """x * tanh(softplus(x))"""
+    return _float(x) * np.tanh(np.logaddexp(0, x))
+
+
+@kernel
+def hardtanh(x, min=-1.0, max=1.0):
+    """min(max(x, min), max)"""
+    return np.minimum(np.maximum(_float(x), min), max)
+
+
+@kernel
+def softsign(x):
+    """x / (1 + |x|)"""
+    return _float(x) / (1 + np.abs(x))
+
+
+@kernel
+def tanh_shrink(x):
+    """x - tanh(x)"""
+    return _float(x) - np.tanh(x)
+
+
+@kernel
+def logsigmoid(x):
+    """log(sigmoid(x)) = -log(1 + exp(-x))"""
+    return -np.logaddexp(0, -_float(x))
+
+
+@kernel
+def prelu(x, weight, data_format="NCHW"):
+    """x where x > 0, weight * x elsewhere (weight: one value, or one per channel)"""
+    if weight.dtype != _float(x).dtype:
+        raise TypeError(f"weight has dtype {weight.dtype}, x has {x.dtype}")
+    if weight.size == 1:
+        return np.where(x > 0, x, x * weight.reshape(()))
+    shape = [1] * x.ndim
+    shape[1 if data_format[1] == "C" else -1] = weight.size
+    return np.where(x > 0, x, x * weight.reshape(shape))
