@@ -1,10 +1,10 @@
-"""Op database entries: neural-network ops."""
+"""Op database entries: neural-network ops (activations, softmax, dropout, embedding)."""
 
 import math
 
 import numpy as np
 
-from . import ErrorInput, OpInfo, Sample, make, unary_samples
+from . import FLOATS16, ErrorInput, OpInfo, Sample, make, unary_samples
 
 
 def _softmax_ref(x, axis=-1):
@@ -182,3 +182,115 @@ def prelu_errors(rng):
 
 OPS += [_activation_info(n, *spec) for n, spec in ACTIVATIONS.items()]
 OPS += [OpInfo("prelu", _prelu_ref, prelu_samples, gradgrad=True, errors=prelu_errors)]
+
+
+# ---------------------------------------------------------------------------
+# dropout (random: the suite compares shapes and dtypes; tests/test_common_layers.py checks
+# the values against the mask, the statistics and reproducibility under a seed)
+# ---------------------------------------------------------------------------
+
+def _dropout_ref(x, p=0.5, training=True, mode="upscale_in_train", axis=None):
+    """A mask keeps each element (or each slice along the axes not in ``axis``) with
+    probability 1 - p; out = x * mask / (1 - p) ('upscale_in_train') or x * mask
+    ('downscale_in_infer'); at inference the mask is all ones and out = x, or x * (1 - p)."""
+    if not training:
+        return x * (1.0 if mode == "upscale_in_train" else 1.0 - p), np.ones(x.shape, np.uint8)
+    shape = [d if axis is None or i in axis else 1 for i, d in enumerate(x.shape)]
+    keep = np.broadcast_to(np.random.default_rng(0).random(shape) >= p, x.shape)
+    factor = (0.0 if p == 1 else 1 / (1 - p)) if mode == "upscale_in_train" else 1.0
+    return (x * keep * factor).astype(x.dtype), keep.astype(np.uint8)
+
+
+def dropout_samples(dtype, rng):
+    # deterministic calls: gradients are checked on these
+    for shape in [(), (0,), (1,), (3, 4)]:
+        yield Sample((make(shape, dtype, rng),), {"training": False}, f"{shape} inference")
+    yield Sample((make((3, 4), dtype, rng),), {"training": False, "mode": "downscale_in_infer",
+                                               "p": 0.3}, "downscale inference")
+    yield Sample((make((2, 5), dtype, rng),), {"p": 0.0}, "p=0")
+    yield Sample((make((2, 5), dtype, rng),), {"p": 1.0}, "p=1")
+    yield Sample((make((2, 5), dtype, rng),), {"p": 1.0, "mode": "downscale_in_infer"}, "p=1 down")
+    # random masks
+    for shape, attrs in [((5, 7), {}), ((1, 3), {"p": 0.2}), ((2, 0, 3), {}),
+                         ((4, 6), {"mode": "downscale_in_infer"}),
+                         ((2, 3, 4), {"axis": (0, 2)}), ((3, 4), {"axis": (1,), "p": 0.7})]:
+        yield Sample((make(shape, dtype, rng),), attrs, f"{shape} {attrs}", grad=False)
+
+
+def dropout_errors(rng):
+    yield ErrorInput(Sample((np.array([1, 2], dtype=np.int64),)), TypeError,
+                     "dropout: x must be a floating-point tensor.*int64")
+
+
+OPS += [OpInfo("dropout", _dropout_ref, dropout_samples, dtypes=FLOATS16, random=True,
+               errors=dropout_errors)]
+
+
+# ---------------------------------------------------------------------------
+# embedding
+# ---------------------------------------------------------------------------
+
+def _embedding_ref(x, weight, padding_idx=None):
+    """out[..., :] = weight[x[...], :], zero where x == padding_idx."""
+    out = np.zeros(x.shape + weight.shape[1:], weight.dtype)
+    for pos in np.ndindex(x.shape):
+        if x[pos] != padding_idx:
+            out[pos] = weight[x[pos]]
+    return out
+
+
+def _embedding_grad_ref(x, out_grad, num_embeddings=0, padding_idx=None):
+    """table[k] = sum of out_grad[pos] over the positions with x[pos] == k (k != padding_idx)."""
+    table = np.zeros((num_embeddings, out_grad.shape[-1]), out_grad.dtype)
+    for k in range(num_embeddings):
+        if k != padding_idx:
+            table[k] = out_grad[x == k].sum(axis=0)
+    return table
+
+
+def _ids(shape, n, rng, dtype=np.int64):
+    return rng.integers(0, n, size=shape).astype(dtype)
+
+
+def embedding_samples(dtype, rng):
+    w = make((6, 3), dtype, rng)
+    yield Sample((_ids((4,), 6, rng), w), {}, "1-D ids")
+    yield Sample((_ids((2, 5), 6, rng, np.int32), w), {}, "int32 ids, repeats")
+    yield Sample((np.array(2, dtype=np.int64), w), {}, "0-D id")
+    yield Sample((_ids((0,), 6, rng), w), {}, "no ids")
+    yield Sample((_ids((1, 3, 2), 6, rng), make((6, 1), dtype, rng)), {}, "dim 1")
+    yield Sample((np.array([[0, 2], [2, 5]]), w), {"padding_idx": 2}, "padding_idx")
+    yield Sample((np.array([1, 0, 1]), w), {"padding_idx": 0}, "padding_idx 0")
+
+
+def embedding_errors(rng):
+    w = make((4, 3), np.float32, rng)
+    yield ErrorInput(Sample((np.array([1.0, 2.0], dtype=np.float32), w)), TypeError,
+                     "ids.*int32 or int64.*float32")
+    yield ErrorInput(Sample((np.array([4]), w)), ValueError, r"ids must be in \[0, 4\)")
+    yield ErrorInput(Sample((np.array([-1]), w)), ValueError, r"ids must be in \[0, 4\)")
+    yield ErrorInput(Sample((np.array([1]), np.ones((4, 2), np.int64))), TypeError,
+                     "weight must be a floating-point tensor.*int64")
+
+
+def embedding_grad_samples(dtype, rng):
+    yield Sample((_ids((5,), 4, rng), make((5, 3), dtype, rng)), {"num_embeddings": 4}, "1-D")
+    yield Sample((_ids((2, 3), 3, rng, np.int32), make((2, 3, 2), dtype, rng)),
+                 {"num_embeddings": 5}, "2-D ids, rows never hit")
+    yield Sample((np.array([0, 1, 1, 2]), make((4, 2), dtype, rng)),
+                 {"num_embeddings": 3, "padding_idx": 1}, "padding_idx")
+    yield Sample((_ids((0,), 4, rng), make((0, 3), dtype, rng)), {"num_embeddings": 4}, "no ids")
+
+
+def embedding_grad_errors(rng):
+    yield ErrorInput(Sample((np.array([0, 3]), make((2, 2), np.float32, rng)),
+                            {"num_embeddings": 3}), ValueError, r"ids must be in \[0, 3\)")
+    yield ErrorInput(Sample((np.array([0, 1]), make((3, 2), np.float32, rng)),
+                            {"num_embeddings": 3}), ValueError, "out_grad must have shape")
+
+
+OPS += [
+    OpInfo("embedding", _embedding_ref, embedding_samples, gradgrad=True, errors=embedding_errors),
+    OpInfo("embedding_grad", _embedding_grad_ref, embedding_grad_samples, gradgrad=True,
+           errors=embedding_grad_errors),
+]

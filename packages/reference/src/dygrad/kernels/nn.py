@@ -1,9 +1,10 @@
-"""Neural-network kernels: activations, softmax, losses."""
+"""Neural-network kernels: activations, softmax, dropout, embedding."""
 
 import math
 
 import numpy as np
 
+from .._core.ops.nn import dropout_scale
 from ._registry import kernel
 from .elementwise import erf, sigmoid
 
@@ -150,3 +151,44 @@ def prelu(x, weight, data_format="NCHW"):
     shape = [1] * x.ndim
     shape[1 if data_format[1] == "C" else -1] = weight.size
     return np.where(x > 0, x, x * weight.reshape(shape))
+
+
+@kernel
+def dropout(x, p=0.5, training=True, mode="upscale_in_train", axis=None, *, rng):
+    """(x * mask * scale, mask) with mask keeping each element with probability 1 - p"""
+    if training and p > 0:
+        shape = x.shape if axis is None else tuple(d if i in axis else 1
+                                                   for i, d in enumerate(x.shape))
+        mask = np.broadcast_to(rng.random(shape) >= p, x.shape).astype(np.uint8)
+    else:
+        mask = np.ones(x.shape, np.uint8)
+    return (_float(x) * mask * dropout_scale(p, training, mode)).astype(x.dtype), mask
+
+
+def _ids(x, n):
+    """x (int ids), checked to lie in [0, n)."""
+    if x.dtype.kind not in "iu":
+        raise TypeError(f"ids must be integers, got {x.dtype}")
+    if x.size and (x.min() < 0 or x.max() >= n):
+        raise ValueError(f"embedding: the ids must be in [0, {n}) (the number of rows of "
+                         f"weight), got values in [{x.min()}, {x.max()}]")
+    return x
+
+
+@kernel
+def embedding(x, weight, padding_idx=None):
+    """weight[x], with zero rows where x == padding_idx"""
+    out = _float(weight)[_ids(x, weight.shape[0])]
+    if padding_idx is not None:
+        out[x == padding_idx] = 0
+    return out
+
+
+@kernel
+def embedding_grad(x, out_grad, num_embeddings=0, padding_idx=None):
+    """zeros [num_embeddings, dim] with out_grad's rows added at the ids x"""
+    out = np.zeros((num_embeddings, out_grad.shape[-1]), out_grad.dtype)
+    np.add.at(out, _ids(x, num_embeddings).ravel(), out_grad.reshape(-1, out_grad.shape[-1]))
+    if padding_idx is not None:
+        out[padding_idx] = 0
+    return out

@@ -1,4 +1,4 @@
-"""Neural-network ops: activations, softmax and losses (more come with nn layers)."""
+"""Neural-network ops: activations, softmax, dropout, embedding (and its gradient)."""
 
 from __future__ import annotations
 
@@ -330,3 +330,109 @@ register(OpDef("prelu", ("x", "weight"), _prelu_meta,
                "x where x > 0, weight * x elsewhere; weight has one value, or one per channel "
                "(axis 1, or the last axis for channel-last data_format)",
                attrs={"data_format": "NCHW"}, grad=_prelu_grad, saves=("x", "weight")))
+
+
+# ---------------------------------------------------------------------------
+# dropout
+# ---------------------------------------------------------------------------
+
+DROPOUT_MODES = ("upscale_in_train", "downscale_in_infer")
+
+
+def dropout_scale(p, training, mode):
+    """The factor dropout multiplies the kept elements by: 1 / (1 - p) when training in
+    'upscale_in_train' mode (0 when p is 1: nothing is kept), 1 - p at inference in
+    'downscale_in_infer' mode, else 1."""
+    if mode == "upscale_in_train":
+        return (1.0 / (1.0 - p) if p < 1 else 0.0) if training else 1.0
+    return 1.0 if training else 1.0 - p
+
+
+def _dropout_meta(x, p=0.5, training=True, mode="upscale_in_train", axis=None):
+    check_float("dropout", x)
+    if not 0 <= p <= 1:
+        raise ValueError(f"dropout: p must be between 0 and 1, got {p}")
+    if mode not in DROPOUT_MODES:
+        raise ValueError(f"dropout: mode must be 'downscale_in_infer' or 'upscale_in_train', "
+                         f"got {mode!r}")
+    for a in axis or ():
+        if not 0 <= a < len(x.shape):
+            raise ValueError(f"dropout: axis values must be >= 0 and less than the rank of x "
+                             f"({len(x.shape)}), got {a}")
+    return Meta(x.shape, x.dtype), Meta(x.shape, np.dtype(np.uint8))
+
+
+def _dropout_grad(ctx, g, _mask_grad=None):
+    """g * mask, times the factor the kept elements were scaled by."""
+    a = ctx.attrs
+    keep = ops.cast(ctx["mask"], dtype=g._data.dtype)
+    return ops.multiply(g, ops.scale(keep, scale=dropout_scale(a["p"], a["training"], a["mode"])))
+
+
+register(OpDef("dropout", ("x",), _dropout_meta,
+               "(x * mask * scale, mask): when training, mask (uint8) keeps each element with "
+               "probability 1 - p (one draw shared along the axes not in ``axis``), else it is "
+               "all ones; scale is 1 / (1 - p) when training in 'upscale_in_train' mode, "
+               "1 - p at inference in 'downscale_in_infer' mode, else 1",
+               attrs={"p": 0.5, "training": True, "mode": "upscale_in_train", "axis": None},
+               grad=_dropout_grad, saves=("mask",), outputs=("out", "mask"),
+               nondiff_outputs=("mask",), random=True))
+
+
+# ---------------------------------------------------------------------------
+# embedding: a row lookup, and its gradient (scatter-add), which is a row too
+# ---------------------------------------------------------------------------
+
+def _check_ids(op, x):
+    if x.dtype not in (np.dtype(np.int32), np.dtype(np.int64)):
+        raise TypeError(f"{op}: x (the ids) must be an int32 or int64 tensor, got "
+                        f"{from_numpy(x.dtype).name}")
+
+
+def _check_padding_idx(op, padding_idx, n):
+    if padding_idx is not None and not 0 <= padding_idx < n:
+        raise ValueError(f"{op}: padding_idx must be in [0, {n}) (the number of rows), got "
+                         f"{padding_idx}")
+
+
+def _embedding_meta(x, weight, padding_idx=None):
+    _check_ids("embedding", x)
+    if len(weight.shape) != 2:
+        raise ValueError(f"embedding: weight must be 2-D [num_embeddings, embedding_dim], got "
+                         f"shape {list(weight.shape)}")
+    check_float("embedding", weight, "weight")
+    _check_padding_idx("embedding", padding_idx, weight.shape[0])
+    return Meta(tuple(x.shape) + (weight.shape[1],), weight.dtype)
+
+
+def _embedding_grad(ctx, g):
+    """The rows of g added into a zero table at the ids (none at padding_idx)."""
+    return None, ops.embedding_grad(ctx["x"], g, num_embeddings=ctx.shape("weight")[0],
+                                    padding_idx=ctx.attrs["padding_idx"])
+
+
+register(OpDef("embedding", ("x", "weight"), _embedding_meta,
+               "weight[x]: the row of weight for each id of x (zeros for ids equal to "
+               "padding_idx); ids must be in [0, num_embeddings)",
+               attrs={"padding_idx": None}, grad=_embedding_grad, saves=("x",)))
+
+
+def _embedding_grad_meta(x, out_grad, num_embeddings=0, padding_idx=None):
+    _check_ids("embedding_grad", x)
+    if tuple(out_grad.shape[:-1]) != tuple(x.shape) or len(out_grad.shape) != len(x.shape) + 1:
+        raise ValueError(f"embedding_grad: out_grad must have shape {list(x.shape)} + "
+                         f"[embedding_dim], got {list(out_grad.shape)}")
+    _check_padding_idx("embedding_grad", padding_idx, num_embeddings)
+    return Meta((num_embeddings, out_grad.shape[-1]), out_grad.dtype)
+
+
+def _embedding_grad_grad(ctx, gg):
+    """Scatter-add's gradient is the lookup of the same ids."""
+    return None, ops.embedding(ctx["x"], gg, padding_idx=ctx.attrs["padding_idx"])
+
+
+register(OpDef("embedding_grad", ("x", "out_grad"), _embedding_grad_meta,
+               "The weight gradient of embedding: a [num_embeddings, dim] table of zeros with "
+               "each row of out_grad added at its id of x (nothing at padding_idx)",
+               attrs={"num_embeddings": 0, "padding_idx": None}, grad=_embedding_grad_grad,
+               saves=("x",)))
