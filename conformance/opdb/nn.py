@@ -108,6 +108,13 @@ ACTIVATIONS = {  # name: (reference, attrs of the extra samples, low, high)
                  [{"min": -0.5, "max": 1.5}], -2.0, 2.0),
     "softsign": (lambda x: x / (1 + np.abs(x)), [], -3.0, 3.0),
     "tanh_shrink": (lambda x: x - np.tanh(x), [], -3.0, 3.0),
+    "hardshrink": (lambda x, threshold=0.5: np.where((x >= threshold) | (x <= -threshold), x, 0),
+                   [{"threshold": 1.2}, {"threshold": 0.0}], -2.0, 2.0),
+    "softshrink": (lambda x, threshold=0.5: np.where(x > threshold, x - threshold,
+                                                     np.where(x < -threshold, x + threshold, 0)),
+                   [{"threshold": 1.2}], -2.0, 2.0),
+    "thresholded_relu": (lambda x, threshold=1.0, value=0.0: np.where(x > threshold, x, value),
+                         [{"threshold": -0.5, "value": 3.0}], -2.0, 2.0),
     "logsigmoid": (lambda x: np.minimum(x, 0) - np.log1p(np.exp(-np.abs(x))), [], -6.0, 6.0),
 }
 

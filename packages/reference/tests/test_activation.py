@@ -107,7 +107,8 @@ def test_float32_stays_float32_and_gradients_flow():
 
 @pytest.mark.parametrize("name", ["relu6", "leaky_relu", "elu", "selu", "celu", "gelu", "silu",
                                   "swish", "hardswish", "hardsigmoid", "mish", "softplus",
-                                  "hardtanh", "softsign", "tanhshrink", "log_sigmoid"])
+                                  "hardtanh", "softsign", "tanhshrink", "log_sigmoid",
+                                  "hardshrink", "softshrink", "thresholded_relu", "rrelu"])
 def test_errors_name_the_api_and_dtype(name):
     fn = getattr(F, name)
     op = {"swish": "silu", "tanhshrink": "tanh_shrink", "log_sigmoid": "logsigmoid"}.get(name, name)
@@ -235,3 +236,81 @@ def test_prelu_layer():
     np.testing.assert_allclose(layer._weight.grad.numpy(), [-32.0] * 3)
     init = nn.PReLU(2, weight_attr=paddle.ParamAttr(initializer=nn.initializer.Constant(0.5)))
     np.testing.assert_array_equal(init._weight.numpy(), [0.5, 0.5])
+
+
+# ---------------------------------------------------------------------------
+# shrinks, thresholded relu, rrelu, glu, maxout, Softmax2D
+# ---------------------------------------------------------------------------
+
+S = [-2.0, -0.5, -0.3, 0.0, 0.3, 0.5, 0.7, 1.0, 2.0]
+
+
+def test_shrinks_and_thresholded_relu():
+    x = paddle.to_tensor(S, dtype="float64")
+    # from Paddle 3.3.1 (hardshrink keeps |x| == threshold)
+    np.testing.assert_array_equal(F.hardshrink(x).numpy(), [-2, -0.5, 0, 0, 0, 0.5, 0.7, 1, 2])
+    np.testing.assert_allclose(F.softshrink(x).numpy(), [-1.5, 0, 0, 0, 0, 0, 0.2, 0.5, 1.5],
+                               atol=1e-15)
+    np.testing.assert_array_equal(F.thresholded_relu(x, 0.4, 9.0).numpy(),
+                                  [9, 9, 9, 9, 9, 0.5, 0.7, 1, 2])
+    np.testing.assert_array_equal(nn.ThresholdedReLU()(x).numpy(), [0] * 7 + [0, 2])
+    x.stop_gradient = False
+    (g,) = paddle.grad(F.thresholded_relu(x, 0.4, 9.0).sum(), x)
+    np.testing.assert_array_equal(g.numpy(), [0] * 5 + [1] * 4)
+    with pytest.raises(ValueError, match="threshold must be no less than zero"):
+        F.softshrink(x, -1)
+    assert repr(nn.Hardshrink()) == "Hardshrink(threshold=0.5)"
+    assert repr(nn.Softshrink(0.2)) == "Softshrink(threshold=0.2)"
+    assert repr(nn.ThresholdedReLU()) == "ThresholdedReLU(threshold=1.0, value=0.0)"
+
+
+def test_rrelu():
+    x = paddle.to_tensor(S, dtype="float64")
+    # from Paddle 3.3.1: at inference the slope is (lower + upper) / 2
+    np.testing.assert_allclose(F.rrelu(x, training=False).numpy()[:3],
+                               [-0.4583333, -0.1145833, -0.06875], rtol=1e-6)
+    paddle.seed(3)
+    out = F.rrelu(x).numpy()
+    slopes = out[:3] / np.array(S[:3])
+    assert ((slopes >= 0.125) & (slopes <= 1 / 3)).all() and len(set(slopes)) == 3
+    np.testing.assert_array_equal(out[3:], S[3:])
+    paddle.seed(3)
+    layer = nn.RReLU()
+    np.testing.assert_array_equal(layer(x).numpy(), out)
+    np.testing.assert_array_equal(layer.eval()(x).numpy(), F.rrelu(x, training=False).numpy())
+    assert repr(nn.RReLU()) == \
+        "RReLU(lower=0.125, upper=0.3333333333333333, training=True, dtype=float32)"
+    with pytest.raises(ValueError, match="upper must be greater than lower"):
+        F.rrelu(x, lower=0.5, upper=0.1)
+    with pytest.raises(ValueError, match="lower must be in"):
+        F.rrelu(x, lower=-0.5)
+
+
+def test_glu_maxout_softmax2d():
+    g = paddle.arange(12, dtype="float32").reshape([2, 6])
+    a = g.numpy()
+    np.testing.assert_allclose(F.glu(g).numpy(), a[:, :3] / (1 + np.exp(-a[:, 3:])), rtol=1e-6)
+    np.testing.assert_allclose(nn.GLU(axis=0)(g).numpy(), a[:1] / (1 + np.exp(-a[1:])),
+                               rtol=1e-6)
+    with pytest.raises(ValueError, match="even size"):
+        F.glu(paddle.ones([2, 3]))
+    m = paddle.arange(24, dtype="float32").reshape([2, 6, 2, 1])
+    # from Paddle 3.3.1: groups of consecutive channels
+    np.testing.assert_array_equal(F.maxout(m, 3).numpy().ravel(), [4, 5, 10, 11, 16, 17, 22, 23])
+    last = paddle.arange(24, dtype="float32").reshape([2, 1, 2, 6])
+    np.testing.assert_array_equal(nn.Maxout(3, axis=-1)(last).numpy().ravel(),
+                                  [2, 5, 8, 11, 14, 17, 20, 23])
+    with pytest.raises(ValueError, match="divide by groups"):
+        F.maxout(m, 4)
+    with pytest.raises(ValueError, match="axis must be 1, -1 or 3"):
+        F.maxout(m, 2, axis=2)
+    with pytest.raises(ValueError, match="4-D"):
+        F.maxout(paddle.ones([2, 6, 2]), 2)
+    x = paddle.arange(24, dtype="float32").reshape([2, 3, 2, 2])
+    e = np.exp(x.numpy() - x.numpy().max(axis=1, keepdims=True))
+    np.testing.assert_allclose(nn.Softmax2D()(x).numpy(), e / e.sum(axis=1, keepdims=True),
+                               rtol=1e-6)
+    assert nn.Softmax2D()(x[0]).shape == [3, 2, 2]
+    with pytest.raises(ValueError, match="3-D or 4-D"):
+        nn.Softmax2D()(paddle.ones([3, 2]))
+    assert repr(nn.Maxout(2)) == "Maxout(groups=2, axis=1)" and repr(nn.GLU()) == "GLU(axis=-1)"

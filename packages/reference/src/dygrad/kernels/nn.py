@@ -142,6 +142,24 @@ def logsigmoid(x):
 
 
 @kernel
+def hardshrink(x, threshold=0.5):
+    """x where |x| >= threshold, else 0"""
+    return _float(x) * (np.abs(x) >= threshold)
+
+
+@kernel
+def softshrink(x, threshold=0.5):
+    """x - threshold above threshold, x + threshold below -threshold, else 0"""
+    return np.where(np.abs(_float(x)) > threshold, x - np.sign(x) * threshold, 0).astype(x.dtype)
+
+
+@kernel
+def thresholded_relu(x, threshold=1.0, value=0.0):
+    """x where x > threshold, else value"""
+    return np.where(_float(x) > threshold, x, value).astype(x.dtype)
+
+
+@kernel
 def prelu(x, weight, data_format="NCHW"):
     """x where x > 0, weight * x elsewhere (weight: one value, or one per channel)"""
     if weight.dtype != _float(x).dtype:

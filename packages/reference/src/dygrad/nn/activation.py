@@ -205,6 +205,86 @@ class Hardtanh(_Configured):
         super().__init__(name, min=min, max=max)
 
 
+class Hardshrink(_Configured):
+    """x where |x| >= threshold, else 0."""
+
+    _fn = staticmethod(F.hardshrink)
+
+    def __init__(self, threshold=0.5, name=None):
+        super().__init__(name, threshold=threshold)
+
+
+class Softshrink(_Configured):
+    """x - threshold above threshold, x + threshold below -threshold, else 0."""
+
+    _fn = staticmethod(F.softshrink)
+
+    def __init__(self, threshold=0.5, name=None):
+        super().__init__(name, threshold=threshold)
+
+
+class ThresholdedReLU(_Configured):
+    """x where x > threshold, else value."""
+
+    _fn = staticmethod(F.thresholded_relu)
+
+    def __init__(self, threshold=1.0, value=0.0, name=None):
+        super().__init__(name, threshold=threshold, value=value)
+
+
+class GLU(_Configured):
+    """The gated linear unit along ``axis``: a * sigmoid(b) for the two halves a, b."""
+
+    _fn = staticmethod(F.glu)
+
+    def __init__(self, axis=-1, name=None):
+        super().__init__(name, axis=axis)
+
+
+class Maxout(_Configured):
+    """The maximum over each run of ``groups`` consecutive channels (axis 1, or 3)."""
+
+    _fn = staticmethod(F.maxout)
+
+    def __init__(self, groups, axis=1, name=None):
+        super().__init__(name, groups=groups, axis=axis)
+
+
+class Softmax2D(Layer):
+    """softmax over the channel axis (-3) of a 3-D [C, H, W] or 4-D [N, C, H, W] input."""
+
+    def __init__(self, name=None):
+        super().__init__()
+        self._name = name
+
+    def forward(self, x):
+        if x.ndim not in (3, 4):
+            raise ValueError(f"Softmax2D: x must be 3-D or 4-D, got shape {x.shape}")
+        return F.softmax(x, axis=-3, name=self._name)
+
+    def extra_repr(self):
+        return f"name={self._name}" if self._name else ""
+
+
+class RReLU(Layer):
+    """Randomized leaky ReLU (F.rrelu) with this layer's training flag: random slopes in
+    [lower, upper] when training, their mean otherwise."""
+
+    def __init__(self, lower=1.0 / 8.0, upper=1.0 / 3.0, name=None):
+        super().__init__()
+        self._lower, self._upper, self._name = lower, upper, name
+        self._dtype = get_default_dtype()
+
+    def forward(self, x):
+        return F.rrelu(x, lower=self._lower, upper=self._upper, training=self.training,
+                       name=self._name)
+
+    def extra_repr(self):
+        name = f", name={self._name}" if self._name else ""
+        return (f"lower={self._lower}, upper={self._upper}, training={self.training}, "
+                f"dtype={self._dtype}{name}")
+
+
 class PReLU(Layer):
     """x where x > 0, weight * x elsewhere, with a learnt ``_weight`` of ``num_parameters``
     values (1: shared by all; else one per channel of ``data_format``) starting at ``init``."""
@@ -233,4 +313,5 @@ class PReLU(Layer):
 
 __all__ = ["ReLU", "Sigmoid", "Tanh", "Softmax", "LogSoftmax", "ReLU6", "LeakyReLU", "PReLU",
            "ELU", "SELU", "CELU", "GELU", "Silu", "Swish", "Hardswish", "Hardsigmoid", "Mish",
-           "Softplus", "Hardtanh", "LogSigmoid", "Softsign", "Tanhshrink"]
+           "Softplus", "Hardtanh", "LogSigmoid", "Softsign", "Tanhshrink", "Hardshrink",
+           "Softshrink", "ThresholdedReLU", "GLU", "Maxout", "Softmax2D", "RReLU"]

@@ -274,6 +274,42 @@ _activation("logsigmoid", "log(sigmoid(x)) = -softplus(-x), computed stably",
             lambda ctx, g: ops.multiply(g, ops.sigmoid(ops.neg(ctx["x"]))))
 
 
+def _hardshrink_grad(ctx, g):
+    """g where |x| >= threshold."""
+    x = ctx["x"]
+    return ops.multiply(g, _step(ops.greater_equal(ops.abs(x), _c(x, ctx.attrs["threshold"])), x))
+
+
+def _softshrink_grad(ctx, g):
+    """g where |x| > threshold."""
+    x = ctx["x"]
+    return ops.multiply(g, _step(ops.greater_than(ops.abs(x), _c(x, ctx.attrs["threshold"])), x))
+
+
+_activation("hardshrink", "x where |x| >= threshold, else 0", _hardshrink_grad,
+            attrs={"threshold": 0.5})
+
+
+def _check_softshrink(threshold):
+    if threshold < 0:
+        raise ValueError(f"softshrink: threshold must be no less than zero, got {threshold}")
+
+
+_activation("softshrink", "x - threshold where x > threshold, x + threshold where "
+            "x < -threshold, else 0", _softshrink_grad, attrs={"threshold": 0.5},
+            check=_check_softshrink)
+
+
+def _thresholded_relu_grad(ctx, g):
+    """g where x > threshold."""
+    x = ctx["x"]
+    return ops.multiply(g, _step(ops.greater_than(x, _c(x, ctx.attrs["threshold"])), x))
+
+
+_activation("thresholded_relu", "x where x > threshold, else value", _thresholded_relu_grad,
+            attrs={"threshold": 1.0, "value": 0.0})
+
+
 def _prelu_shape(x_shape, n, data_format):
     """The shape weight (n values) takes to broadcast against x: one value for all, or one
     per channel (axis 1, or the last axis for channel-last formats)."""

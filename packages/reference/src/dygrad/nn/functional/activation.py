@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from ... import tensor as T
 from ..._core.dispatch import ops
+from ..._core.ops.nn import check_float
+from ..._core.optable import Meta
 from ...tensor.creation import convert_dtype
 from ...tensor.manipulation import _checked
 from ._check import check_tensor
@@ -139,6 +142,69 @@ def log_sigmoid(x, name=None):
     return ops.logsigmoid(check_tensor(x, "log_sigmoid"))
 
 
+def hardshrink(x, threshold=0.5, name=None):
+    """x where ``|x| >= threshold``, else 0."""
+    return ops.hardshrink(check_tensor(x, "hardshrink"), threshold=float(threshold))
+
+
+def softshrink(x, threshold=0.5, name=None):
+    """``x - threshold`` above threshold, ``x + threshold`` below -threshold, else 0;
+    threshold must be at least 0."""
+    return _checked("softshrink", check_tensor(x, "softshrink"), threshold=float(threshold))
+
+
+def thresholded_relu(x, threshold=1.0, value=0.0, name=None):
+    """x where ``x > threshold``, else ``value``."""
+    return ops.thresholded_relu(check_tensor(x, "thresholded_relu"), threshold=float(threshold),
+                                value=float(value))
+
+
+def rrelu(x, lower=1.0 / 8.0, upper=1.0 / 3.0, training=True, name=None):
+    """Randomized leaky ReLU: x where x >= 0, else ``a * x`` with a drawn uniformly from
+    [lower, upper] for each element when training (from the engine's generator), and
+    ``a = (lower + upper) / 2`` otherwise."""
+    check_tensor(x, "rrelu")
+    check_float("rrelu", Meta(tuple(x.shape), x._data.dtype))
+    if not 0 <= lower <= 1:
+        raise ValueError(f"rrelu: lower must be in [0, 1], got {lower}")
+    if not 0 <= upper <= 1:
+        raise ValueError(f"rrelu: upper must be in [0, 1], got {upper}")
+    if upper < lower:
+        raise ValueError(f"rrelu: upper must be greater than lower, got lower {lower}, "
+                         f"upper {upper}")
+    if not training:
+        return ops.leaky_relu(x, negative_slope=(lower + upper) / 2)
+    slope = ops.uniform(shape=tuple(x.shape), dtype=x._data.dtype, min=float(lower),
+                        max=float(upper))
+    return ops.where(ops.greater_equal(x, ops.full_like(x)), x, ops.multiply(slope, x))
+
+
+def glu(x, axis=-1, name=None):
+    """The gated linear unit: x split in two halves a, b along ``axis``; a * sigmoid(b)."""
+    check_tensor(x, "glu")
+    if x.shape[axis] % 2:
+        raise ValueError(f"glu: axis {axis} of x (shape {x.shape}) must have an even size")
+    a, b = T.chunk(x, 2, axis=axis)
+    return ops.multiply(a, ops.sigmoid(b))
+
+
+def maxout(x, groups, axis=1, name=None):
+    """The maximum over each run of ``groups`` consecutive channels of a 4-D x: channel axis
+    1 (``axis`` 1) or 3 (``axis`` 3 or -1), whose size must divide by groups."""
+    check_tensor(x, "maxout")
+    if x.ndim != 4:
+        raise ValueError(f"maxout: x must be 4-D, got shape {x.shape}")
+    if axis not in (1, -1, 3):
+        raise ValueError(f"maxout: axis must be 1, -1 or 3, got {axis}")
+    axis %= 4
+    if x.shape[axis] % groups:
+        raise ValueError(f"maxout: the channels of x ({x.shape[axis]}, axis {axis}) must "
+                         f"divide by groups ({groups})")
+    shape = x.shape[:axis] + [x.shape[axis] // groups, groups] + x.shape[axis + 1:]
+    return T.max(T.reshape(x, shape), axis=axis + 1)
+
+
 __all__ = ["relu", "sigmoid", "tanh", "softmax", "log_softmax", "relu6", "leaky_relu", "prelu",
            "elu", "selu", "celu", "gelu", "silu", "swish", "hardswish", "hardsigmoid", "mish",
-           "softplus", "hardtanh", "softsign", "tanhshrink", "log_sigmoid"]
+           "softplus", "hardtanh", "softsign", "tanhshrink", "log_sigmoid", "hardshrink", "softshrink",
+           "thresholded_relu", "rrelu", "glu", "maxout"]
