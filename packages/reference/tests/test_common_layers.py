@@ -342,6 +342,9 @@ def test_pad_function_and_reprs():
     assert nn.Pad2D(paddle.to_tensor([1, 1, 0, 0]))(x4).shape == [1, 1, 3, 6]
     assert nn.ZeroPad1D(1)(paddle.ones([1, 1, 2])).numpy().tolist() == [[[0, 1, 1, 0]]]
     assert nn.ZeroPad3D([1, 0, 0, 0, 0, 0])(paddle.ones([1, 1, 1, 1, 1])).shape == [1, 1, 1, 1, 2]
+    # from Paddle 3.3.1
+    np.testing.assert_array_equal(F.zeropad2d(paddle.ones([1, 1, 2, 2]), [1, 0, 0, 1]).numpy(),
+                                  [[[[0, 1, 1], [0, 1, 1], [0, 0, 0]]]])
     with pytest.raises(ValueError, match="mode must be one of"):
         F.pad(x4, [1, 1, 1, 1], mode="foo")
 

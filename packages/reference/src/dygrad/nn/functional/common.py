@@ -1,5 +1,5 @@
 """paddle.nn.functional: linear, bilinear, dropout (and its 2-D, 3-D and alpha forms),
-pad, cosine_similarity, label_smooth."""
+pad and zeropad2d, cosine_similarity, label_smooth."""
 
 from __future__ import annotations
 
@@ -148,6 +148,11 @@ def alpha_dropout(x, p=0.5, training=True, name=None):
     return ops.scale(ops.add(kept, dropped), scale=a, bias=b)
 
 
+def zeropad2d(x, padding, data_format="NCHW", name=None):
+    """Pad the spatial axes of a 4-D x with zeros: padding [left, right, top, bottom]."""
+    return pad(x, padding, mode="constant", value=0.0, data_format=data_format)
+
+
 # ---------------------------------------------------------------------------
 # similarity and targets
 # ---------------------------------------------------------------------------
@@ -178,4 +183,4 @@ def label_smooth(label, prior_dist=None, epsilon=0.1, name=None):
 
 
 __all__ = ["linear", "bilinear", "dropout", "dropout2d", "dropout3d", "alpha_dropout", "pad",
-           "cosine_similarity", "label_smooth"]
+           "zeropad2d", "cosine_similarity", "label_smooth"]
