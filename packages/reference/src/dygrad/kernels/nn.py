@@ -42,6 +42,7 @@ def log_softmax(x, axis=-1):
 # ---------------------------------------------------------------------------
 
 def _float(x):
+    """x itself, unless it is not floating-point."""
     if x.dtype.kind != "f":
         raise TypeError(f"expected a floating-point array, got {x.dtype}")
     return x

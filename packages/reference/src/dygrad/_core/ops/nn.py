@@ -94,13 +94,18 @@ def _inside(x, low, high):
 
 
 def _activation(name, doc, grad, saves=("x",), attrs=None, check=None):
+    """Register an elementwise activation of a float x (attributes validated by ``check``)."""
     attrs = attrs or {}
     register(OpDef(name, ("x",), _float_meta_for(name, check, attrs), doc, attrs=attrs,
                    grad=grad, saves=saves))
 
 
-_activation("relu6", "min(max(x, 0), 6)",
-            lambda ctx, g: ops.multiply(g, _inside(ctx["x"], 0.0, 6.0)))
+def _relu6_grad(ctx, g):
+    """g where 0 < x < 6."""
+    return ops.multiply(g, _inside(ctx["x"], 0.0, 6.0))
+
+
+_activation("relu6", "min(max(x, 0), 6)", _relu6_grad)
 
 
 def _leaky_relu_grad(ctx, g):
@@ -270,8 +275,12 @@ def _tanh_shrink_grad(ctx, g):
 
 _activation("tanh_shrink", "x - tanh(x)", _tanh_shrink_grad)
 
-_activation("logsigmoid", "log(sigmoid(x)) = -softplus(-x), computed stably",
-            lambda ctx, g: ops.multiply(g, ops.sigmoid(ops.neg(ctx["x"]))))
+def _logsigmoid_grad(ctx, g):
+    """g * sigmoid(-x)"""
+    return ops.multiply(g, ops.sigmoid(ops.neg(ctx["x"])))
+
+
+_activation("logsigmoid", "log(sigmoid(x)) = -softplus(-x), computed stably", _logsigmoid_grad)
 
 
 def _hardshrink_grad(ctx, g):
