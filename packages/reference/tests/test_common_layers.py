@@ -229,6 +229,26 @@ def test_embedding_layer():
         nn.Embedding(0, 4)
 
 
+def test_embedding_max_norm_renormalises_the_rows_looked_up():
+    w = paddle.to_tensor([[3.0, 4.0], [0.3, 0.4], [1.0, 1.0]], stop_gradient=False)
+    out = F.embedding(paddle.to_tensor([0, 1, 0]), w, max_norm=1.0)
+    # from Paddle 3.3.1: row 0 (norm 5) is scaled in place to norm 1; rows 1 and 2 stay
+    np.testing.assert_allclose(w.numpy(), [[0.6, 0.8], [0.3, 0.4], [1.0, 1.0]], rtol=1e-6)
+    np.testing.assert_allclose(out.numpy(), [[0.6, 0.8], [0.3, 0.4], [0.6, 0.8]], rtol=1e-6)
+    out.sum().backward()
+    np.testing.assert_array_equal(w.grad.numpy(), [[2, 2], [1, 1], [0, 0]])
+    w = paddle.to_tensor([[3.0, 4.0], [0.3, 0.4], [1.0, 1.0]])
+    F.embedding(paddle.to_tensor([0, 2]), w, max_norm=1.0, norm_type=1.0)
+    np.testing.assert_allclose(w.numpy(), [[3 / 7, 4 / 7], [0.3, 0.4], [0.5, 0.5]], rtol=1e-6)
+    with pytest.raises(ValueError, match="ids must be in"):
+        F.embedding(paddle.to_tensor([-1]), w, max_norm=0.1)
+    np.testing.assert_allclose(w.numpy()[2], [0.5, 0.5])  # nothing written
+    layer = nn.Embedding(3, 2, max_norm=0.5, weight_attr=nn.initializer.Constant(1.0))
+    layer(paddle.to_tensor([2]))
+    np.testing.assert_allclose(np.linalg.norm(layer.weight.numpy(), axis=1),
+                               [np.sqrt(2), np.sqrt(2), 0.5], rtol=1e-6)
+
+
 def test_one_hot():
     out = F.one_hot(paddle.to_tensor([1, 2]), 4)
     assert out.dtype == paddle.float32

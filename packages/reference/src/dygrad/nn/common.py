@@ -70,10 +70,11 @@ class Embedding(Layer):
 
     With ``padding_idx`` (negative values count from the end) that row of the weight starts
     at zero, its lookups give zeros and it gets no gradient. ``sparse`` is accepted and
-    changes nothing here: the gradient is computed densely (the same values)."""
+    changes nothing here: the gradient is computed densely (the same values).
+    ``max_norm``/``norm_type`` (keyword-only, from Paddle 3): see F.embedding."""
 
     def __init__(self, num_embeddings, embedding_dim, padding_idx=None, sparse=False,
-                 weight_attr=None, name=None):
+                 weight_attr=None, name=None, *, max_norm=None, norm_type=2.0):
         super().__init__()
         for value, what in ((num_embeddings, "num_embeddings"), (embedding_dim, "embedding_dim")):
             if value <= 0:
@@ -84,6 +85,7 @@ class Embedding(Layer):
         self._num_embeddings, self._embedding_dim = num_embeddings, embedding_dim
         self._padding_idx = padding_idx
         self._sparse = sparse
+        self._max_norm, self._norm_type = max_norm, norm_type
         self._weight_attr = weight_attr
         self._name = name
         self._dtype = get_default_dtype()
@@ -96,7 +98,7 @@ class Embedding(Layer):
 
     def forward(self, x):
         return F.embedding(x, self.weight, padding_idx=self._padding_idx, sparse=self._sparse,
-                           name=self._name)
+                           name=self._name, max_norm=self._max_norm, norm_type=self._norm_type)
 
     def extra_repr(self):
         s = f"{self._num_embeddings}, {self._embedding_dim}"
