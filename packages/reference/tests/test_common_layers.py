@@ -410,3 +410,33 @@ def test_label_smooth():
         F.label_smooth(label, epsilon=1.5)
     with pytest.raises(TypeError, match="label must be a floating-point tensor.*int64"):
         F.label_smooth(paddle.to_tensor([[0, 1]]))
+
+
+def test_a_small_model_with_these_layers_trains():
+    paddle.seed(0)
+
+    class Net(nn.Layer):
+        def __init__(self):
+            super().__init__()
+            self.emb = nn.Embedding(10, 8, padding_idx=0)
+            self.drop = nn.Dropout(0.1)
+            self.act = nn.GELU()
+            self.flat = nn.Flatten()
+            self.out = nn.Linear(3 * 8, 2)
+
+        def forward(self, ids):
+            return self.out(self.flat(self.act(self.drop(self.emb(ids)))))
+
+    net = Net()
+    opt = paddle.optimizer.Adam(learning_rate=0.05, parameters=net.parameters())
+    ids = paddle.to_tensor(np.random.default_rng(0).integers(0, 10, (16, 3)))
+    target = F.one_hot(paddle.to_tensor(ids.numpy().sum(1) % 2), 2)
+    losses = []
+    for _ in range(30):
+        loss = F.mse_loss(net(ids), target)
+        loss.backward()
+        opt.step()
+        opt.clear_grad()
+        losses.append(float(loss))
+    assert losses[-1] < 0.5 * losses[0]
+    np.testing.assert_array_equal(net.emb.weight.numpy()[0], 0)  # the padding row never moves
