@@ -1,4 +1,5 @@
-"""Activation functions (paddle.nn.functional): each is one op of the table."""
+"""Activation functions (paddle.nn.functional): each is one op of the table, except the
+composites rrelu (uniform + where), glu and maxout."""
 
 from __future__ import annotations
 
