@@ -104,6 +104,18 @@ def test_section_4_control_flow_network(engine):
     assert 0.5 < losses[0] < 3.0 and losses[-1] < 0.05, losses
 
 
+def test_seed002_mnist_in_the_2x_api(engine):
+    """Seed 002's MNIST network, trained with the 2.x API: 95% on 1,000 held-out digits of
+    the shipped subset within 3 epochs (Adam, batch 64)."""
+    out = run_tutorial("translated_seed002_mnist.py", engine)
+    accuracies = [float(v) for v in re.findall(r"^epoch \d test accuracy ([\d.]+) on 1000 digits$",
+                                               out, re.M)]
+    losses = _losses(out, r"^epoch \d batch \d+ loss ([-\d.e]+)$")
+    assert len(accuracies) == 3, out
+    assert losses[-1] < losses[0] / 4, losses
+    assert accuracies[-1] >= 0.95, accuracies
+
+
 @pytest.mark.parametrize("name", sorted(p.name for p in HERE.glob("seed*.py")))
 def test_tutorials_are_the_seed_verbatim(name):
     """Every line of a tutorial file (after its two-line header) appears in the seeds."""

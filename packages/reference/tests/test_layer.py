@@ -462,7 +462,7 @@ def test_layer_list_edits():
 
 def test_create_parameter_applies_param_attr():
     m = nn.Layer()
-    reg = object()  # any regularizer object is kept on the parameter for the optimizer
+    reg = paddle.regularizer.L2Decay(0.01)  # kept on the parameter for the optimizer
     p = m.create_parameter([2, 3], attr=ParamAttr(
         name="my_w", initializer=I.Constant(0.5), learning_rate=0.25, regularizer=reg,
         trainable=False, do_model_average=False, need_clip=False))
