@@ -1,7 +1,7 @@
 """Neural-network kernels on C-contiguous float32/float64 rows, rows in parallel (OpenMP).
 
 Only typed loops live here; the NumPy-level glue (axes, dtypes, allocation) is in
-``cpu_kernels.py``. The project-wide directives switch off bounds and wraparound checks, so
+``cpu_nn.py``. The project-wide directives switch off bounds and wraparound checks, so
 nothing here indexes with negative numbers.
 """
 

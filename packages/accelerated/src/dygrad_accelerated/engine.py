@@ -11,14 +11,17 @@ from dygrad._core.engine import Engine
 from dygrad._core.optable import TABLE
 from dygrad.kernels import KERNELS as REFERENCE_KERNELS
 
-from . import cpu_kernels, numpy_kernels
+from . import cpu_conv, cpu_loss, cpu_nn, cpu_norm, cpu_optimizer, numpy_kernels
+
+CYTHON = {**cpu_nn.KERNELS, **cpu_conv.KERNELS, **cpu_loss.KERNELS, **cpu_norm.KERNELS,
+          **cpu_optimizer.KERNELS}
 
 
 def _build():
     kernels, sources = {}, {}
     for name in TABLE:
-        if name in cpu_kernels.KERNELS:
-            kernels[name], sources[name] = cpu_kernels.KERNELS[name], "cython"
+        if name in CYTHON:
+            kernels[name], sources[name] = CYTHON[name], "cython"
         elif name in numpy_kernels.KERNELS:
             kernels[name], sources[name] = numpy_kernels.KERNELS[name], "numpy"
         else:

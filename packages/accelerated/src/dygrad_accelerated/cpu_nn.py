@@ -1,7 +1,9 @@
-"""The accelerated engine's CPU kernels: NumPy-level glue around the compiled loops.
+"""CPU kernels of the nn family (activations, softmax, dropout, embedding): NumPy-level glue
+around the compiled loops of ``_nn.pyx``.
 
-Each function keeps the signature of the reference kernel it replaces (the conformance
-suite checks this) and hands the compiled loop C-contiguous float32/float64 data.
+Every ``cpu_<family>.py`` module is built the same way: each function keeps the signature of
+the reference kernel it replaces (the conformance suite checks this), hands the compiled
+loop C-contiguous float32/float64 data, and is listed in the module's ``KERNELS``.
 """
 
 from __future__ import annotations
