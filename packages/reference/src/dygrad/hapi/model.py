@@ -345,7 +345,7 @@ class Model:
     def predict(self, test_data, batch_size=1, num_workers=0, stack_outputs=False, verbose=1,
                 callbacks=None):
         """The network's outputs on ``test_data``: a list with one entry per output, each a
-        list of per-batch NumPy arrays, or (``stack_outputs``) one array stacked over the
+        tuple of per-batch NumPy arrays, or (``stack_outputs``) one array stacked over the
         batches. Samples whose fields outnumber the network's inputs (labels) have the extra
         fields ignored."""
         loader = self._loader(test_data, batch_size, False, False, num_workers)
@@ -353,7 +353,7 @@ class Model:
         cbks = config_callbacks(callbacks, model=self, verbose=verbose)
         cbks.on_begin("predict", {"steps": self._len_data_loader(loader)})
         logs, outputs = self._run_one_epoch(loader, cbks, "predict")
-        outputs = [list(outs) for outs in zip(*outputs)]
+        outputs = list(zip(*outputs))
         if stack_outputs:
             outputs = [np.vstack(outs) for outs in outputs]
         self._test_dataloader = None
