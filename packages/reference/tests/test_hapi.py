@@ -7,6 +7,7 @@ the shapes of the returned values were checked against PaddlePaddle 3.3.1 on the
 import io
 import json
 import os
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -410,6 +411,17 @@ def test_model_summary_uses_inputs_seen():
     model.train_batch([X[:8]], [Y[:8]])
     assert model.summary() == {"total_params": 114, "trainable_params": 114}
     assert model.summary((1, 4)) == {"total_params": 114, "trainable_params": 114}
+
+
+def test_model_inputs_specs_give_summary_shapes():
+    spec = SimpleNamespace(shape=[None, 4], dtype="float32", name="x")
+    model = paddle.Model(classifier(), inputs=[spec], labels=SimpleNamespace(shape=[None, 1],
+                                                                             name="y"))
+    assert model.summary() == {"total_params": 114, "trainable_params": 114}
+    with pytest.raises(ValueError, match="name != None"):
+        paddle.Model(classifier(), inputs=SimpleNamespace(shape=[None, 4], name=None))
+    with pytest.raises(TypeError, match="InputSpec"):
+        paddle.Model(classifier(), inputs=[(None, 4)])
 
 
 def test_flops_counts_like_paddle(capsys):
