@@ -1,3 +1,187 @@
-"""paddle.nn.functional: interpolate, pixel_shuffle."""
+"""paddle.nn.functional: interpolate / upsample, pixel_shuffle, unfold.
 
-__all__: list = []
+All three are linear maps written with ops of the table, so they need no rows of their
+own and differentiate (twice) for free:
+
+- resizing is separable: along each spatial axis the output is ``M @ x`` for a constant
+  [out, in] matrix ``M`` whose rows hold the nearest / linear / cubic / area weights of
+  Paddle's source positions, applied with ``matmul``;
+- pixel_shuffle is a reshape, a transpose and a reshape;
+- unfold (im2col) is a grouped conv2d with one-hot filters, one per kernel position.
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+from ... import tensor as T
+from ..._core.creation import to_tensor
+from ..._core.tensor import Tensor
+from ._check import check_tensor
+from .conv import as_tuple, conv2d
+
+_MODES = {"nearest": (4, 5), "linear": (3,), "bilinear": (4,), "trilinear": (5,),
+          "bicubic": (4,), "area": (3, 4, 5)}
+_FIRST = {3: "NCW", 4: "NCHW", 5: "NCDHW"}
+_LAST = {3: "NWC", 4: "NHWC", 5: "NDHWC"}
+
+
+def _cubic_weights(t, a=-0.75):
+    """Keys' cubic convolution weights of the 4 neighbours at offsets -1, 0, 1, 2."""
+    def near(d):
+        return ((a + 2) * d - (a + 3)) * d * d + 1
+
+    def far(d):
+        return ((a * d - 5 * a) * d + 8 * a) * d - 4 * a
+    return far(t + 1), near(t), near(1 - t), far(2 - t)
+
+
+def resize_matrix(n_in, n_out, mode, align_corners=False, align_mode=0, scale=None):
+    """The [n_out, n_in] matrix of one axis's resize, with Paddle's source positions:
+    ratio (n_in - 1) / (n_out - 1) with align_corners, else 1 / scale_factor when one was
+    given, else n_in / n_out; half-pixel centres for linear (align_mode 0) and cubic."""
+    k = np.arange(n_out, dtype=np.float64)
+    rows = np.arange(n_out)
+    m = np.zeros((n_out, n_in))
+    if mode == "area":
+        start, end = (rows * n_in) // n_out, -((-(rows + 1) * n_in) // n_out)
+        pos = np.arange(n_in)
+        return ((pos >= start[:, None]) & (pos < end[:, None])) / (end - start)[:, None]
+    if align_corners:
+        ratio = (n_in - 1) / (n_out - 1) if n_out > 1 else 0.0
+    else:
+        ratio = 1.0 / scale if scale else n_in / n_out
+    if mode == "nearest":
+        m[rows, np.minimum((k * ratio).astype(np.int64), n_in - 1)] = 1.0
+    elif mode == "cubic":
+        src = k * ratio if align_corners else (k + 0.5) * ratio - 0.5
+        base = np.floor(src)
+        for off, w in zip(range(-1, 3), _cubic_weights(src - base)):
+            np.add.at(m, (rows, np.clip(base.astype(np.int64) + off, 0, n_in - 1)), w)
+    else:
+        half = not align_corners and align_mode == 0
+        src = np.maximum((k + 0.5) * ratio - 0.5, 0.0) if half else k * ratio
+        i0 = np.minimum(np.floor(src).astype(np.int64), n_in - 1)
+        lam = src - i0
+        np.add.at(m, (rows, i0), 1.0 - lam)
+        np.add.at(m, (rows, np.minimum(i0 + 1, n_in - 1)), lam)
+    return m
+
+
+def _ints(value, n, api, arg):
+    """Ints, one-element Tensors, lists of them or a Tensor, as a tuple of n numbers."""
+    if isinstance(value, Tensor):
+        value = value.numpy().reshape(-1).tolist()
+    if not isinstance(value, (list, tuple)):
+        value = [value] * n
+    value = [v.item() if isinstance(v, Tensor) else v for v in value]
+    if len(value) != n or not all(isinstance(v, numbers.Real) for v in value):
+        raise ValueError(f"interpolate: {arg} must give {n} numbers (one per spatial axis), "
+                         f"got {value!r}")
+    return tuple(value)
+
+
+def interpolate(x, size=None, scale_factor=None, mode="nearest", align_corners=False,
+                align_mode=0, data_format=None, name=None):
+    """x resized over its spatial axes to ``size`` (or floor(in * scale_factor)).
+
+    Modes: 'nearest' (4-D, 5-D), 'linear' (3-D), 'bilinear' (4-D), 'trilinear' (5-D),
+    'bicubic' (4-D), 'area' (adaptive average pooling). data_format None means channels
+    first (NCW, NCHW, NCDHW)."""
+    api = "interpolate"
+    check_tensor(x, api)
+    mode = mode.lower()
+    if mode not in _MODES:
+        raise ValueError(f"{api}: mode must be one of {', '.join(_MODES)}, got {mode!r}")
+    if x.ndim not in _MODES[mode]:
+        raise ValueError(f"{api}: mode {mode!r} needs a {' or '.join(map(str, _MODES[mode]))}"
+                         f"-D tensor, got shape {x.shape}")
+    if align_corners and mode not in ("linear", "bilinear", "trilinear", "bicubic"):
+        raise ValueError(f"{api}: align_corners can only be set with the interpolating modes "
+                         f"linear | bilinear | bicubic | trilinear")
+    if align_mode not in (0, 1):
+        raise ValueError(f"{api}: align_mode must be 0 or 1, got {align_mode!r}")
+    fmt = _FIRST[x.ndim] if data_format is None else data_format
+    if fmt not in (_FIRST[x.ndim], _LAST[x.ndim]):
+        raise ValueError(f"{api}: data_format for a {x.ndim}-D tensor must be "
+                         f"{_FIRST[x.ndim]!r} or {_LAST[x.ndim]!r}, got {data_format!r}")
+    if (size is None) == (scale_factor is None):
+        raise ValueError(f"{api}: give exactly one of size and scale_factor")
+    nd = x.ndim - 2
+    if fmt == _LAST[x.ndim]:
+        x = T.transpose(x, [0, nd + 1, *range(1, nd + 1)])
+    size_in = x.shape[2:]
+    scales = None
+    if size is None:
+        scales = _ints(scale_factor, nd, api, "scale_factor")
+        if min(scales) <= 0:
+            raise ValueError(f"{api}: scale_factor must be positive, got {scale_factor!r}")
+        size = tuple(int(n * s) for n, s in zip(size_in, scales))
+    size = tuple(int(s) for s in _ints(size, nd, api, "size"))
+    if min(size) <= 0:
+        raise ValueError(f"{api}: the output size {list(size)} must be positive")
+    kind = {"bilinear": "linear", "trilinear": "linear", "bicubic": "cubic"}.get(mode, mode)
+    for axis in range(nd):
+        m = resize_matrix(size_in[axis], size[axis], kind, align_corners, align_mode,
+                          None if scales is None else scales[axis])
+        perm = list(range(x.ndim))
+        perm[axis + 2], perm[-1] = perm[-1], perm[axis + 2]
+        moved = T.transpose(x, perm) if axis + 2 != x.ndim - 1 else x
+        out = T.matmul(moved, to_tensor(m, dtype=x.dtype, place=x.place), transpose_y=True)
+        x = T.transpose(out, perm) if axis + 2 != x.ndim - 1 else out
+    if fmt == _LAST[x.ndim]:
+        x = T.transpose(x, [0, *range(2, nd + 2), 1])
+    return x
+
+
+def upsample(x, size=None, scale_factor=None, mode="nearest", align_corners=False,
+             align_mode=0, data_format=None, name=None):
+    """The same as interpolate."""
+    return interpolate(x, size, scale_factor, mode, align_corners, align_mode, data_format)
+
+
+def pixel_shuffle(x, upscale_factor, data_format="NCHW", name=None):
+    """[N, C * r * r, H, W] -> [N, C, H * r, W * r]: each group of r * r channels becomes an
+    r x r block of pixels (NHWC is transposed there and back)."""
+    api = "pixel_shuffle"
+    check_tensor(x, api)
+    if data_format not in ("NCHW", "NHWC"):
+        raise ValueError(f"{api}: data_format must be 'NCHW' or 'NHWC', got {data_format!r}")
+    if x.ndim != 4:
+        raise ValueError(f"{api}: x must be a 4-D tensor, got shape {x.shape}")
+    r = int(upscale_factor)
+    if data_format == "NHWC":
+        x = T.transpose(x, [0, 3, 1, 2])
+    n, c, h, w = x.shape
+    if r <= 0 or c % (r * r):
+        raise ValueError(f"{api}: the square of upscale_factor ({r}) must divide the number "
+                         f"of channels ({c}) of x of shape {x.shape}")
+    out = T.reshape(x, [n, c // (r * r), r, r, h, w])
+    out = T.reshape(T.transpose(out, [0, 1, 4, 2, 5, 3]), [n, c // (r * r), h * r, w * r])
+    return T.transpose(out, [0, 2, 3, 1]) if data_format == "NHWC" else out
+
+
+def unfold(x, kernel_sizes, strides=1, paddings=0, dilations=1, name=None):
+    """im2col: the sliding blocks of x [N, C, H, W] as columns, [N, C * kh * kw, L] (channel
+    first, then kernel position; L output positions in row-major order). paddings: an int,
+    [ph, pw] or [top, left, bottom, right]."""
+    api = "unfold"
+    check_tensor(x, api)
+    if x.ndim != 4:
+        raise ValueError(f"{api}: x must be a 4-D tensor [N, C, H, W], got shape {x.shape}")
+    kh, kw = as_tuple(kernel_sizes, 2, api, "kernel_sizes")
+    if isinstance(paddings, (list, tuple)) and len(paddings) == 4:
+        top, left, bottom, right = as_tuple(list(paddings), 4, api, "paddings")
+    else:
+        (top, left), (bottom, right) = [as_tuple(paddings, 2, api, "paddings")] * 2
+    c = x.shape[1]
+    eye = np.eye(kh * kw).reshape(kh * kw, 1, kh, kw)
+    filters = to_tensor(np.tile(eye, (c, 1, 1, 1)), dtype=x.dtype, place=x.place)
+    cols = conv2d(x, filters, stride=strides, padding=[top, bottom, left, right],
+                  dilation=dilations, groups=c)
+    return T.reshape(cols, [x.shape[0], c * kh * kw, -1])
+
+
+__all__ = ["interpolate", "upsample", "pixel_shuffle", "unfold"]

@@ -1,3 +1,5 @@
 """paddle.vision.models: classic networks (LeNet)."""
 
-__all__: list = []
+from .lenet import LeNet
+
+__all__ = ["LeNet"]
