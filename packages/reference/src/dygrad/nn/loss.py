@@ -1,4 +1,4 @@
-"""Loss layers: each calls its paddle.nn.functional counterpart."""
+"""Loss layers: each holds its options and calls its paddle.nn.functional counterpart."""
 
 from __future__ import annotations
 
@@ -7,15 +7,148 @@ from .functional.loss import check_reduction
 from .layer import Layer
 
 
-class MSELoss(Layer):
+class _Loss(Layer):
+    """A loss layer with a checked ``reduction``."""
+
+    def __init__(self, reduction, api, allowed=("sum", "mean", "none")):
+        check_reduction(reduction, api, allowed)
+        super().__init__()
+        self.reduction = reduction
+
+
+class MSELoss(_Loss):
     """Mean squared error: ``MSELoss()(input, label)`` is F.mse_loss with this reduction."""
 
     def __init__(self, reduction="mean"):
-        check_reduction(reduction, "MSELoss")
-        super().__init__()
-        self.reduction = reduction
+        super().__init__(reduction, "MSELoss")
 
     def forward(self, input, label):
         return F.mse_loss(input, label, self.reduction)
 
-__all__ = ["MSELoss"]
+
+class L1Loss(_Loss):
+    """Mean absolute error, as F.l1_loss."""
+
+    def __init__(self, reduction="mean", name=None):
+        super().__init__(reduction, "L1Loss")
+
+    def forward(self, input, label):
+        return F.l1_loss(input, label, self.reduction)
+
+
+class SmoothL1Loss(_Loss):
+    """The Huber loss with threshold ``delta``, as F.smooth_l1_loss."""
+
+    def __init__(self, reduction="mean", delta=1.0, name=None):
+        super().__init__(reduction, "SmoothL1Loss")
+        self.delta = delta
+
+    def forward(self, input, label):
+        return F.smooth_l1_loss(input, label, self.reduction, self.delta)
+
+
+class CrossEntropyLoss(_Loss):
+    """Softmax cross-entropy with class weights, ignore_index and label smoothing, as
+    F.cross_entropy."""
+
+    def __init__(self, weight=None, ignore_index=-100, reduction="mean", soft_label=False,
+                 axis=-1, use_softmax=True, label_smoothing=0.0, name=None):
+        super().__init__(reduction, "CrossEntropyLoss")
+        self.weight = weight
+        self.ignore_index = ignore_index
+        self.soft_label = soft_label
+        self.axis = axis
+        self.use_softmax = use_softmax
+        self.label_smoothing = label_smoothing
+
+    def forward(self, input, label):
+        return F.cross_entropy(input, label, weight=self.weight, ignore_index=self.ignore_index,
+                               reduction=self.reduction, soft_label=self.soft_label,
+                               axis=self.axis, use_softmax=self.use_softmax,
+                               label_smoothing=self.label_smoothing)
+
+
+class NLLLoss(_Loss):
+    """Negative log-likelihood of log-probabilities, as F.nll_loss."""
+
+    def __init__(self, weight=None, ignore_index=-100, reduction="mean", name=None):
+        super().__init__(reduction, "NLLLoss")
+        self.weight = weight
+        self.ignore_index = ignore_index
+
+    def forward(self, input, label):
+        return F.nll_loss(input, label, self.weight, self.ignore_index, self.reduction)
+
+
+class BCELoss(_Loss):
+    """Binary cross-entropy of probabilities, as F.binary_cross_entropy."""
+
+    def __init__(self, weight=None, reduction="mean", name=None):
+        super().__init__(reduction, "BCELoss")
+        self.weight = weight
+
+    def forward(self, input, label):
+        return F.binary_cross_entropy(input, label, self.weight, self.reduction)
+
+
+class BCEWithLogitsLoss(_Loss):
+    """Binary cross-entropy of logits, as F.binary_cross_entropy_with_logits."""
+
+    def __init__(self, weight=None, reduction="mean", pos_weight=None, name=None):
+        super().__init__(reduction, "BCEWithLogitsLoss")
+        self.weight = weight
+        self.pos_weight = pos_weight
+
+    def forward(self, logit, label):
+        return F.binary_cross_entropy_with_logits(logit, label, self.weight, self.reduction,
+                                                  self.pos_weight)
+
+
+class KLDivLoss(_Loss):
+    """Kullback-Leibler divergence of log-probabilities, as F.kl_div."""
+
+    def __init__(self, reduction="mean", log_target=False):
+        super().__init__(reduction, "KLDivLoss", ("mean", "batchmean", "sum", "none"))
+        self.log_target = log_target
+
+    def forward(self, input, label):
+        return F.kl_div(input, label, self.reduction, self.log_target)
+
+
+class MarginRankingLoss(_Loss):
+    """max(0, -label * (input - other) + margin), as F.margin_ranking_loss."""
+
+    def __init__(self, margin=0.0, reduction="mean", name=None):
+        super().__init__(reduction, "MarginRankingLoss")
+        self.margin = margin
+
+    def forward(self, input, other, label):
+        return F.margin_ranking_loss(input, other, label, self.margin, self.reduction)
+
+
+class CosineEmbeddingLoss(_Loss):
+    """Cosine similarity loss of pairs, as F.cosine_embedding_loss."""
+
+    def __init__(self, margin=0, reduction="mean", name=None):
+        super().__init__(reduction, "CosineEmbeddingLoss")
+        self.margin = margin
+
+    def forward(self, input1, input2, label):
+        return F.cosine_embedding_loss(input1, input2, label, self.margin, self.reduction)
+
+
+class CTCLoss(_Loss):
+    """Connectionist temporal classification, as F.ctc_loss."""
+
+    def __init__(self, blank=0, reduction="mean"):
+        super().__init__(reduction, "CTCLoss")
+        self.blank = blank
+
+    def forward(self, log_probs, labels, input_lengths, label_lengths, norm_by_times=False):
+        return F.ctc_loss(log_probs, labels, input_lengths, label_lengths, self.blank,
+                          self.reduction, norm_by_times)
+
+
+__all__ = ["MSELoss", "L1Loss", "SmoothL1Loss", "CrossEntropyLoss", "NLLLoss", "BCELoss",
+           "BCEWithLogitsLoss", "KLDivLoss", "MarginRankingLoss", "CosineEmbeddingLoss",
+           "CTCLoss"]
