@@ -439,3 +439,30 @@ def test_flops_counts_like_paddle(capsys):
 
     assert paddle.flops(net, [2, 5], custom_ops={paddle.nn.Sigmoid: sigmoid_ops}) == 70 + 56
     assert "Customize Function has been applied" in capsys.readouterr().out
+
+
+def test_lenet_summary_and_flops_match_paddle(capsys):
+    net = paddle.vision.models.LeNet()
+    # Paddle 3.3.1 prints this table (its own docstring's example) and counts 347560 FLOPs
+    assert paddle.summary(net, (1, 1, 28, 28)) == {"total_params": 61610,
+                                                    "trainable_params": 61610}
+    out = capsys.readouterr().out
+    rows = [" ".join(row) for row in _table_rows(out)]
+    assert rows[0] == "Conv2D-1 [[1, 1, 28, 28]] [1, 6, 28, 28] 60"
+    assert rows[5] == "MaxPool2D-2 [[1, 16, 10, 10]] [1, 16, 5, 5] 0"
+    assert rows[6] == "Linear-1 [[1, 400]] [1, 120] 48,120"
+    for line in ("Forward/backward pass size (MB): 0.11", "Params size (MB): 0.24",
+                 "Estimated Total Size (MB): 0.35"):
+        assert line in out
+    assert paddle.flops(net, [1, 1, 28, 28]) == 347560
+
+
+@pytest.mark.parametrize("layers,size,expected", [  # expected: Paddle 3.3.1's counting rules
+    (lambda nn: [nn.Conv2D(3, 8, 3, bias_attr=False), nn.AvgPool2D(2), nn.AdaptiveAvgPool2D(3)],
+     [2, 3, 13, 13], 52960),
+    (lambda nn: [nn.Conv2D(4, 8, 3, groups=2), nn.ReLU(), nn.MaxPool2D(2),
+                 nn.Conv2DTranspose(8, 2, 3)], [1, 4, 10, 10], 14984),
+    (lambda nn: [nn.Conv1D(2, 3, 3), nn.AdaptiveAvgPool1D(2), nn.AvgPool1D(1)], [1, 2, 9], 177),
+])
+def test_flops_of_conv_and_pool_layers(layers, size, expected, capsys):
+    assert paddle.flops(paddle.nn.Sequential(*layers(paddle.nn)), size) == expected
