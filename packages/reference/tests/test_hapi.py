@@ -447,10 +447,11 @@ def test_lenet_summary_and_flops_match_paddle(capsys):
     assert paddle.summary(net, (1, 1, 28, 28)) == {"total_params": 61610,
                                                     "trainable_params": 61610}
     out = capsys.readouterr().out
-    rows = [" ".join(row) for row in _table_rows(out)]
-    assert rows[0] == "Conv2D-1 [[1, 1, 28, 28]] [1, 6, 28, 28] 60"
-    assert rows[5] == "MaxPool2D-2 [[1, 16, 10, 10]] [1, 16, 5, 5] 0"
-    assert rows[6] == "Linear-1 [[1, 400]] [1, 120] 48,120"
+    # (the layer numbers come from the layers' unique names: 1 in a fresh process)
+    rows = [" ".join([row[0].rsplit("-", 1)[0], *row[1:]]) for row in _table_rows(out)]
+    assert rows[0] == "Conv2D [[1, 1, 28, 28]] [1, 6, 28, 28] 60"
+    assert rows[5] == "MaxPool2D [[1, 16, 10, 10]] [1, 16, 5, 5] 0"
+    assert rows[6] == "Linear [[1, 400]] [1, 120] 48,120"
     for line in ("Forward/backward pass size (MB): 0.11", "Params size (MB): 0.24",
                  "Estimated Total Size (MB): 0.35"):
         assert line in out
