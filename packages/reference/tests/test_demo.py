@@ -7,6 +7,9 @@ import sys
 import pytest
 
 from dygrad import demo
+from dygrad.vision.datasets import MNIST
+from dygrad.vision.datasets.idx import write_idx
+from dygrad.vision.datasets.mnist import shipped_subset
 
 
 @pytest.fixture
@@ -39,22 +42,26 @@ def test_mnist_demo_trains_saves_and_plots(offline, engine, capsys):
         assert (out_dir / "mnist_curves.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
-def test_mnist_demo_without_matplotlib_says_how_to_get_the_plot(offline, engine, capsys,
-                                                                monkeypatch):
+def write_mnist_files(folder, n_train, n_test, gzipped):
+    """A small MNIST in IDX files under Paddle's names, cut from the shipped subset."""
+    for mode, n in (("train", n_train), ("test", n_test)):
+        images, labels = shipped_subset(mode)
+        for name, array in zip(MNIST.FILES[mode], (images[:n], labels[:n])):
+            write_idx(folder / (name if gzipped else name[:-3]), array)
+
+
+@pytest.mark.parametrize("gzipped", [True, False])
+def test_mnist_demo_reads_idx_files_from_data_dir(offline, engine, capsys, monkeypatch,
+                                                  gzipped):
+    write_mnist_files(offline, 48, 20, gzipped)
     monkeypatch.setitem(sys.modules, "matplotlib", None)
     monkeypatch.setitem(sys.modules, "matplotlib.figure", None)
-    run_demo(offline, engine)
+    run_demo(offline / "out", engine, "--data-dir", str(offline))
     out = capsys.readouterr().out
+    assert "MNIST: 48 training digits, 20 test digits" in out and "on 20 digits" in out
     assert "No plot: matplotlib is not installed; get it with pip install 'dygrad[plot]'" in out
-    assert "Test accuracy:" in out and not os.path.exists(offline / "mnist_curves.png")
-
-
-def test_mnist_demo_reads_idx_files_from_data_dir(offline):
-    assert demo._idx_files(str(offline), "train") is None
-    for name in ("train-images-idx3-ubyte", "train-labels-idx1-ubyte.gz"):
-        (offline / name).write_bytes(b"")
-    assert demo._idx_files(str(offline), "train") == [
-        str(offline / "train-images-idx3-ubyte"), str(offline / "train-labels-idx1-ubyte.gz")]
+    assert not os.path.exists(offline / "out" / "mnist_curves.png")
+    assert os.path.isfile(offline / "out" / "lenet.pdparams")
 
 
 def test_demo_command_line():
