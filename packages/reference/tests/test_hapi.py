@@ -148,6 +148,18 @@ def test_fit_hook_order_and_eval_frequency():
     assert eval_begin == {"steps": 1, "metrics": ["loss", "acc"]}
 
 
+def test_fit_on_an_iterable_without_length(capsys):
+    class Batches:
+        def __iter__(self):
+            return iter([(X[i:i + 16], Y[i:i + 16]) for i in range(0, 48, 16)])
+
+    model = prepared()
+    model.fit(Batches(), epochs=2, log_freq=1, verbose=2)
+    out = capsys.readouterr().out
+    assert "step   3 - loss:" in out and "/3" not in out
+    assert model.evaluate(Batches(), verbose=0)["acc"] > 0
+
+
 def test_predict_returns_tuples_of_batches():
     model = prepared()
     out = model.predict(Points(40), batch_size=16, verbose=0)
