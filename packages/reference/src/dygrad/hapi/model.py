@@ -57,13 +57,6 @@ def _to_numpy(x):
     return x.numpy() if isinstance(x, Tensor) else np.asarray(x)
 
 
-class _ShapeSpec:
-    """The shape and dtype of an input seen in a batch (what ``summary`` needs)."""
-
-    def __init__(self, shape, dtype, name):
-        self.shape, self.dtype, self.name = list(shape), dtype, name
-
-
 class Model:
     """Train, evaluate and predict with ``network`` (a paddle.nn.Layer).
 
@@ -84,7 +77,7 @@ class Model:
         self.network = network
         self._inputs = self._verify_spec(inputs, "inputs")
         self._labels = self._verify_spec(labels, "labels")
-        self._seen_inputs = None  # the shapes and dtypes of the last batch's inputs
+        self._seen_shapes = None  # the input shapes of the first batch run (for summary)
         self._loss = None
         self._optimizer = None
         self._metrics = []
@@ -112,9 +105,8 @@ class Model:
         return len(inspect.getfullargspec(self.network.forward).args) - 1
 
     def _record_inputs(self, inputs):
-        if self._seen_inputs is None:
-            self._seen_inputs = [_ShapeSpec(x.shape, x.dtype, f"input_{i}")
-                                 for i, x in enumerate(inputs)]
+        if self._seen_shapes is None:
+            self._seen_shapes = [tuple(x.shape) for x in inputs]
 
     # -- configuration -----------------------------------------------------------------
     def prepare(self, optimizer=None, loss=None, metrics=None, amp_configs=None):
@@ -148,6 +140,7 @@ class Model:
         self._record_inputs(inputs)
         return inputs, labels
 
+    @no_grad()
     def _update_metrics(self, outputs, labels):
         results = []
         for metric in self._metrics:
@@ -408,9 +401,11 @@ class Model:
         ``input_size`` (default: the Model's input specifications, else the shapes of the
         inputs of the batches run so far); returns {'total_params', 'trainable_params'}."""
         if input_size is None:
-            specs = self._inputs if self._inputs is not None else self._seen_inputs
-            if specs is None:
+            if self._inputs is not None:
+                input_size = [tuple(spec.shape) for spec in self._inputs]
+            elif self._seen_shapes is not None:
+                input_size = self._seen_shapes
+            else:
                 raise AssertionError("'input_size' or 'self._input' must be set")
-            input_size = [tuple(s.shape) for s in specs]
             input_size = input_size[0] if len(input_size) == 1 else input_size
         return summary(self.network, input_size, dtypes=dtype)
