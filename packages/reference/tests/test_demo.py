@@ -69,5 +69,6 @@ def test_demo_command_line():
                             capture_output=True, text=True, check=True)
     for option in ("--epochs", "--batch-size", "--data-dir", "--output-dir", "--engine", "--lr"):
         assert option in result.stdout
-    with pytest.raises(SystemExit):
-        demo.main(["cifar"])
+    for bad in (["cifar"], ["mnist", "--epochs", "0"], ["mnist", "--batch-size", "-1"]):
+        with pytest.raises(SystemExit):
+            demo.main(bad)

@@ -135,13 +135,20 @@ def mnist(args):
     return history.eval_acc[-1]
 
 
+def _positive(text):
+    value = int(text)
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text}")
+    return value
+
+
 def _parser():
     parser = argparse.ArgumentParser(prog="dygrad-demo", description="dygrad's demos.")
     demos = parser.add_subparsers(dest="demo", required=True, metavar="DEMO")
     p = demos.add_parser("mnist", help="train LeNet on MNIST with paddle.Model",
                          description="Train LeNet on MNIST with Adam through paddle.Model.")
-    p.add_argument("--epochs", type=int, default=3, help="training epochs (default 3)")
-    p.add_argument("--batch-size", type=int, default=64, help="samples per batch (default 64)")
+    p.add_argument("--epochs", type=_positive, default=3, help="training epochs (default 3)")
+    p.add_argument("--batch-size", type=_positive, default=64, help="samples per batch (default 64)")
     p.add_argument("--lr", type=float, default=0.001, help="Adam's learning rate (default 0.001)")
     p.add_argument("--data-dir", default=None,
                    help="a directory with the MNIST IDX files (default: the dataset cache, "
@@ -150,7 +157,7 @@ def _parser():
                    help="where the checkpoint and the plot go (default ./dygrad-mnist)")
     p.add_argument("--engine", choices=available_engines(), default=None,
                    help="the engine to compute with (default: dygrad's default)")
-    p.add_argument("--num-iters", type=int, default=None,
+    p.add_argument("--num-iters", type=_positive, default=None,
                    help="stop training after this many steps (a quick run)")
     p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     return parser
