@@ -160,9 +160,12 @@ def test_fit_on_an_iterable_without_length(capsys):
     assert model.evaluate(Batches(), verbose=0)["acc"] > 0
 
 
-def test_predict_returns_tuples_of_batches():
+def test_predict_returns_tuples_of_batches(capsys):
     model = prepared()
-    out = model.predict(Points(40), batch_size=16, verbose=0)
+    out = model.predict(Points(40), batch_size=16)
+    printed = capsys.readouterr().out
+    assert "Predict begin..." in printed and "Predict samples: 40" in printed
+    assert "step 3/3 [" in printed  # predict's default verbose=1 draws the bar
     assert len(out) == 1 and isinstance(out[0], tuple)
     assert [o.shape for o in out[0]] == [(16, 2), (16, 2), (8, 2)]
 
