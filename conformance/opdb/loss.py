@@ -63,26 +63,29 @@ def _soft(shape, axis, dtype, rng):
 
 def _swce_cases(dtype, rng):
     """(logits, label, attrs, desc, grad) of every kind: hard and soft labels, ignored
-    entries, int32 labels, other axes, probabilities as input, batch size 1, 1-D logits."""
-    for shape, axis in [((5, 4), -1), ((1, 3), -1), ((3, 1), -1), ((7,), 0), ((2, 4, 3), 1),
-                        ((3, 2), 0)]:
-        yield (make(shape, dtype, rng, -3, 3), _hard(shape, axis, rng, shape[axis]),
-               {"axis": axis}, f"hard {shape} axis {axis}", True)
+    entries, int32 labels, other axes, probabilities as input, batch size 1, 1-D logits.
+    The first six (those the second-derivative check runs) cover each kind of target."""
     label = _hard((6, 5), -1, rng, 5)
     label[[1, 4]] = -100
     yield make((6, 5), dtype, rng), label, {}, "ignored entries (-100)", True
     label = np.array([[0], [2], [1], [2]])
     yield make((4, 3), dtype, rng), label, {"ignore_index": 2}, "ignore_index 2", True
-    yield (make((4, 3), dtype, rng), _hard((4, 3), -1, rng, 3, np.int32), {}, "int32 label",
-           True)
-    for shape, axis in [((4, 3), -1), ((3, 5), 0), ((2, 3, 4), 1)]:
-        yield (make(shape, dtype, rng), _soft(shape, axis, dtype, rng),
-               {"soft_label": True, "axis": axis}, f"soft {shape} axis {axis}", True)
+    yield (make((3, 5), dtype, rng), _soft((3, 5), 0, dtype, rng),
+           {"soft_label": True, "axis": 0}, "soft (3, 5) axis 0", True)
     probs = _soft((4, 3), -1, dtype, rng)
     yield (probs, _hard((4, 3), -1, rng, 3), {"use_softmax": False}, "probabilities, hard",
            True)
     yield (probs, _soft((4, 3), -1, dtype, rng), {"use_softmax": False, "soft_label": True},
            "probabilities, soft", True)
+    for shape, axis in [((2, 4, 3), 1), ((5, 4), -1), ((1, 3), -1), ((3, 1), -1), ((7,), 0),
+                        ((3, 2), 0)]:
+        yield (make(shape, dtype, rng, -3, 3), _hard(shape, axis, rng, shape[axis]),
+               {"axis": axis}, f"hard {shape} axis {axis}", True)
+    yield (make((4, 3), dtype, rng), _hard((4, 3), -1, rng, 3, np.int32), {}, "int32 label",
+           True)
+    for shape, axis in [((4, 3), -1), ((2, 3, 4), 1)]:
+        yield (make(shape, dtype, rng), _soft(shape, axis, dtype, rng),
+               {"soft_label": True, "axis": axis}, f"soft {shape} axis {axis}", True)
     # large logits: a naive exp would overflow
     yield (make((3, 4), dtype, rng, 80, 120), _hard((3, 4), -1, rng, 4), {}, "large logits",
            False)

@@ -62,7 +62,7 @@ def _class_range(x, axis, dtype):
     return ops.reshape(classes, shape=[-1 if i == ax else 1 for i in range(nd)])
 
 
-def swce_logits_grad(logits, label, loss_grad, soft_label, ignore_index, axis, use_softmax):
+def _swce_logits_grad(logits, label, loss_grad, soft_label, ignore_index, axis, use_softmax):
     """The gradient of the loss as a composite of differentiable ops (used under
     ``create_graph``, where it gives the higher derivatives): with p = softmax(logits) and
     t the (one-hot, zero where ignored) target, ``(p * sum(t) - t) * g``; when logits are
@@ -86,7 +86,7 @@ def _swce_grad(ctx, g_softmax, g_loss):
     gradient from differentiable ops, so second derivatives exist. The label gets no
     gradient (as in Paddle, also for soft labels); the softmax output carries none."""
     if grad_mode.enabled:
-        dx = swce_logits_grad(ctx["logits"], ctx["label"], g_loss, **ctx.attrs)
+        dx = _swce_logits_grad(ctx["logits"], ctx["label"], g_loss, **ctx.attrs)
     else:
         dx = ops.softmax_with_cross_entropy_grad(ctx["softmax"], ctx["label"], g_loss,
                                                  **ctx.attrs)

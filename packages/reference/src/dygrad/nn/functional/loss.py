@@ -103,10 +103,11 @@ def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean"
                          f"{input.shape}, got label shape {label.shape}")
     ax = axis % nd if -nd <= axis < nd else axis  # an out-of-range axis: the op says so
     squeeze_out = label.ndim == nd - 1
+    if not soft_label:
+        _check_index(label, api, "label")
     if label_smoothing > 0.0:
         num_classes = input.shape[ax]
         if not soft_label:
-            _check_index(label, api, "label")
             index = label if squeeze_out else T.squeeze(label, ax)
             label = T.moveaxis(ops.one_hot(index, num_classes=num_classes), -1, ax)
         label = T.cast(label, input.dtype) * (1.0 - label_smoothing) + \
