@@ -416,3 +416,18 @@ def test_gru_matches_paddle():
     np.testing.assert_allclose(h.numpy(), [
         [[-0.04970399, -0.59708577], [-0.01443720, -0.50045133]],
         [[0.37004000, 0.31315985], [0.42198056, 0.44214332]]], rtol=1e-5, atol=1e-6)
+
+
+def test_dropout_between_layers_only_when_training():
+    paddle.seed(10)
+    x = paddle.randn([2, 4, 3])
+    one = nn.LSTM(3, 4, dropout=0.5)  # one layer: nothing to drop
+    np.testing.assert_array_equal(one(x)[0].numpy(), one.eval()(x)[0].numpy())
+    gru = nn.GRU(3, 4, num_layers=2, dropout=0.5)
+    train_out = gru(x)[0].numpy()
+    gru.eval()
+    eval_out = gru(x)[0].numpy()
+    np.testing.assert_array_equal(eval_out, gru(x)[0].numpy())
+    assert not np.allclose(train_out, eval_out)
+    manual = gru[1](gru[0](x)[0])[0].numpy()  # eval: no dropout between the layers
+    np.testing.assert_allclose(eval_out, manual, rtol=1e-6)
