@@ -47,6 +47,9 @@ class SmoothL1Loss(_Loss):
         return F.smooth_l1_loss(input, label, self.reduction, self.delta)
 
 
+HuberLoss = SmoothL1Loss  # Paddle's name for the same class (paddle.nn.HuberLoss is SmoothL1Loss)
+
+
 class CrossEntropyLoss(_Loss):
     """Softmax cross-entropy with class weights, ignore_index and label smoothing, as
     F.cross_entropy."""
@@ -149,6 +152,6 @@ class CTCLoss(_Loss):
                           self.reduction, norm_by_times)
 
 
-__all__ = ["MSELoss", "L1Loss", "SmoothL1Loss", "CrossEntropyLoss", "NLLLoss", "BCELoss",
+__all__ = ["MSELoss", "L1Loss", "SmoothL1Loss", "HuberLoss", "CrossEntropyLoss", "NLLLoss", "BCELoss",
            "BCEWithLogitsLoss", "KLDivLoss", "MarginRankingLoss", "CosineEmbeddingLoss",
            "CTCLoss"]
