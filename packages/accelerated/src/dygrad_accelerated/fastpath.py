@@ -1,0 +1,19 @@
+"""The accelerated engine's fast paths (``Engine.fast_paths``): compiled equivalents of
+dygrad's dispatch functions, bound to this engine's kernels when it is selected."""
+
+from __future__ import annotations
+
+from . import _fastpath
+
+
+def fast_paths(engine) -> dict:
+    """``{name: compiled function}`` for ``dygrad._core.dispatch`` to install."""
+    _fastpath.configure(engine.kernels, engine.array_type, engine.ensure)
+    return {"apply": _fastpath.apply, "binary": _fastpath.binary}
+
+
+def set_num_threads(n: int) -> None:
+    """OpenMP threads for the compiled kernels and NumPy's BLAS threads."""
+    from threadpoolctl import threadpool_limits
+    _fastpath.set_omp_threads(n)
+    threadpool_limits(n, user_api="blas")
