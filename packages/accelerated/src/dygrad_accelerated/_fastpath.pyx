@@ -1,5 +1,6 @@
-"""Compiled equivalents of ``dygrad._core.dispatch.apply``/``binary`` and of recording a
-``Node``; the pure-Python functions there are the meaning, line for line.
+"""Compiled equivalents of ``dygrad._core.dispatch.apply``/``binary``, of recording a
+``Node`` and of ``autograd.run_backward``; the pure-Python functions there are the
+meaning, line for line.
 
 The Tensors and Nodes made here are the reference classes (created with ``__new__`` and
 their slots set), so a graph recorded on this engine is walked by the reference backward
@@ -127,3 +128,142 @@ def binary(op, x, y):
         return apply(op, x, y)
     x, y = _as_operands(op.name, x, y)
     return apply(op, x, y)
+
+
+cdef object _ref_run_backward, _AccumulateGrad, _BackwardError, _zeros
+
+
+def configure_autograd():
+    """Bind the reference autograd classes and functions the compiled walk uses."""
+    global _ref_run_backward, _AccumulateGrad, _BackwardError, _zeros, _leaf_edge, _grad_mode
+    global _Node, _Tensor
+    from dygrad._core import autograd
+    from dygrad._core.tensor import Tensor
+    _Node, _Tensor = autograd.Node, Tensor
+    _ref_run_backward = autograd.REFERENCE_PATHS["run_backward"]
+    _AccumulateGrad, _BackwardError = autograd.AccumulateGrad, autograd.BackwardError
+    _zeros, _leaf_edge, _grad_mode = autograd._zeros, autograd._leaf_edge, autograd.grad_mode
+
+
+cdef object _node_apply(node, list grads, bint retain_graph):
+    """``Node.apply``: input gradients from output gradients."""
+    if node._freed:
+        raise node._freed_error()
+    op = node.op
+    cdef Py_ssize_t i
+    for i in range(len(grads)):
+        if grads[i] is None:
+            shape, dtype = node.out_meta[i]
+            grads[i] = _zeros(shape, dtype)
+    result = op.grad(node, *grads)
+    if not isinstance(result, (tuple, list)):
+        result = (result,)
+    if op.variadic:
+        result = (*result[0], *result[1:])
+    if len(result) != len(node.next_edges):
+        raise _BackwardError(f"gradient rule of {op.name!r} returned {len(result)} gradients "
+                             f"for {len(node.next_edges)} inputs")
+    if not retain_graph:
+        node._saved = None
+        node._freed = True
+    return result
+
+
+def run_backward(roots, root_grads, retain_graph=False, create_graph=False,
+                 inputs=None, allow_unused=False, no_grad_vars=None):
+    """``autograd.run_backward`` for ``backward()`` (no ``inputs``, no ``no_grad_vars``);
+    ``dygrad.grad``'s captures go to the reference walk."""
+    if inputs is not None or no_grad_vars:
+        return _ref_run_backward(roots, root_grads, retain_graph, create_graph, inputs,
+                                 allow_unused, no_grad_vars)
+    cdef list starts = [], order = [], stack, ready, grads, buf
+    cdef dict deps = {}, buffers = {}
+    cdef set seen = set()
+    cdef Py_ssize_t i, n
+    cdef bint any_grad
+    for t, g in zip(roots, root_grads):
+        if t.stop_gradient:
+            raise _BackwardError(
+                f"backward: the tensor (shape {list(t._data.shape)}) has stop_gradient=True, so "
+                f"no input of it needs a gradient. Set stop_gradient=False on the inputs "
+                f"(parameters have it already) before computing it.")
+        if g._data.shape != t._data.shape:
+            raise ValueError(f"backward: grad_tensor has shape {list(g._data.shape)} but the "
+                             f"tensor has shape {list(t._data.shape)}")
+        fn = t._grad_fn
+        node, idx = (fn, t._out_idx) if fn is not None else _leaf_edge(t)
+        starts.append((node, idx, g))
+
+    # dependency counts over the reachable graph
+    stack = [s[0] for s in starts]
+    while stack:
+        node = stack.pop()
+        if node in seen:
+            continue
+        seen.add(node)
+        for edge in node.next_edges:
+            if edge is None:
+                continue
+            child = edge[0]
+            deps[child] = deps.get(child, 0) + 1
+            if child not in seen:
+                stack.append(child)
+
+    for node, idx, g in starts:
+        buf = buffers.get(node)
+        if buf is None:
+            buf = buffers[node] = [None] * node.n_outputs
+        buf[idx] = g if buf[idx] is None else buf[idx] + g
+    ready = [node for node in dict.fromkeys(s[0] for s in starts) if deps.get(node, 0) == 0]
+
+    prev_mode = _grad_mode.enabled
+    _grad_mode.enabled = create_graph
+    try:
+        while ready:
+            node = ready.pop()
+            grads = buffers.pop(node, None) or [None] * node.n_outputs
+            hooks = node.pre_hooks
+            if hooks:
+                for idx, fns in hooks.items():
+                    if grads[idx] is not None:
+                        for fn in list(fns.values()):
+                            out = fn(grads[idx])
+                            if out is not None:
+                                grads[idx] = out
+            if isinstance(node, _AccumulateGrad):
+                if grads[0] is not None:
+                    node.accumulate(grads[0], create_graph)
+                continue
+            edges = node.next_edges
+            any_grad = False
+            for g in grads:
+                if g is not None:
+                    any_grad = True
+                    break
+            if not any_grad:
+                in_grads = (None,) * len(edges)
+            elif type(node) is _Node:
+                in_grads = _node_apply(node, grads, retain_graph)
+            else:  # a PyLayer's node
+                in_grads = node.apply(grads, retain_graph)
+            n = len(edges)
+            for i in range(n):
+                edge = edges[i]
+                if edge is None:
+                    continue
+                child = edge[0]
+                g = in_grads[i]
+                if g is not None:
+                    if not isinstance(g, _Tensor):
+                        raise _BackwardError(f"gradient rule of {node.op.name!r} returned "
+                                             f"{type(g).__name__}, expected a Tensor")
+                    buf = buffers.get(child)
+                    if buf is None:
+                        buf = buffers[child] = [None] * child.n_outputs
+                    idx = edge[1]
+                    buf[idx] = g if buf[idx] is None else buf[idx] + g
+                deps[child] -= 1
+                if deps[child] == 0:
+                    ready.append(child)
+    finally:
+        _grad_mode.enabled = prev_mode

@@ -1,5 +1,5 @@
 """The accelerated engine's fast paths (``Engine.fast_paths``): compiled equivalents of
-dygrad's dispatch functions, bound to this engine's kernels when it is selected."""
+dygrad's dispatch and autograd functions, bound to this engine's kernels when it is selected."""
 
 from __future__ import annotations
 
@@ -7,9 +7,11 @@ from . import _fastpath
 
 
 def fast_paths(engine) -> dict:
-    """``{name: compiled function}`` for ``dygrad._core.dispatch`` to install."""
+    """``{name: compiled function}`` for ``dygrad._core.dispatch`` and ``autograd`` to install."""
     _fastpath.configure(engine.kernels, engine.array_type, engine.ensure)
-    return {"apply": _fastpath.apply, "binary": _fastpath.binary}
+    _fastpath.configure_autograd()
+    return {"apply": _fastpath.apply, "binary": _fastpath.binary,
+            "run_backward": _fastpath.run_backward}
 
 
 def set_num_threads(n: int) -> None:

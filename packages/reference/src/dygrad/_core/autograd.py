@@ -461,5 +461,19 @@ def run_backward(roots, root_grads, retain_graph=False, create_graph=False,
     return results
 
 
+# The meaning of the functions an engine may replace by compiled equivalents
+# (``Engine.fast_paths``): callers reach them through this module's globals.
+REFERENCE_PATHS = {"run_backward": run_backward}
+
+
+def _use_engine(engine):
+    fast = engine.fast_paths or {}
+    for name, fn in REFERENCE_PATHS.items():
+        globals()[name] = fast.get(name, fn)
+
+
 # dispatch (and through it tensor) imports this module first; bind it once both exist
 from . import dispatch as _dispatch  # noqa: E402
+from .engine import on_engine_change  # noqa: E402
+
+on_engine_change(_use_engine)
