@@ -33,20 +33,34 @@ def get_omp_threads():
 
 
 cdef object _kernels, _array_type, _ensure, _Tensor, _Node, _grad_mode
-cdef object _leaf_edge, _explain, _wrap_outputs, _ref_apply, _as_operands
+cdef object _explain, _wrap_outputs, _ref_apply, _as_operands
+cdef object _ref_run_backward, _AccumulateGrad, _BackwardError, _zeros
 cdef object _new = object.__new__
+from weakref import ref as _weakref
 
 
 def configure(kernels, array_type, ensure):
     """Bind the engine's kernels and the reference classes and functions (once per engine)."""
     global _kernels, _array_type, _ensure, _Tensor, _Node, _grad_mode
-    global _leaf_edge, _explain, _wrap_outputs, _ref_apply, _as_operands
+    global _explain, _wrap_outputs, _ref_apply, _as_operands, _AccumulateGrad
     from dygrad._core import autograd, dispatch
     from dygrad._core.tensor import Tensor
     _kernels, _array_type, _ensure = kernels, array_type, ensure
-    _Tensor, _Node, _grad_mode, _leaf_edge = Tensor, autograd.Node, autograd.grad_mode, autograd._leaf_edge
+    _Tensor, _Node, _grad_mode = Tensor, autograd.Node, autograd.grad_mode
+    _AccumulateGrad = autograd.AccumulateGrad
     _explain, _wrap_outputs = dispatch._explain, dispatch._wrap_outputs
     _ref_apply, _as_operands = dispatch.REFERENCE_PATHS["apply"], dispatch.as_operands
+
+
+cdef tuple _leaf(t):
+    """``autograd._leaf_edge``: the edge to a leaf's (one) AccumulateGrad node."""
+    ref = t._accum
+    acc = ref() if ref is not None else None
+    if acc is None:
+        acc = _new(_AccumulateGrad)
+        acc.tensor = t
+        t._accum = _weakref(acc)
+    return (acc, 0)
 
 
 cdef object _node(op, dict attrs, tuple inputs, tuple outputs):
@@ -66,7 +80,7 @@ cdef object _node(op, dict attrs, tuple inputs, tuple outputs):
             edges.append(None)
         else:
             fn = t._grad_fn
-            edges.append((fn, t._out_idx) if fn is not None else _leaf_edge(t))
+            edges.append((fn, t._out_idx) if fn is not None else _leaf(t))
     n.next_edges = edges
     n.in_meta = meta
     n.out_meta = [(t._data.shape, t._data.dtype) for t in outputs]
@@ -96,6 +110,10 @@ def apply(op, *inputs, **attrs):
     """Run ``op`` on Tensors ``inputs`` with attributes ``attrs``; record it if needed."""
     if op.variadic or op.random:
         return _ref_apply(op, *inputs, **attrs)
+    return _apply(op, inputs, attrs)
+
+
+cdef object _apply(op, tuple inputs, dict attrs):
     cdef list arrays = [t._data for t in inputs]
     cdef bint need = False
     try:
@@ -124,25 +142,24 @@ def apply(op, *inputs, **attrs):
 def binary(op, x, y):
     """Apply a binary op after making both operands Tensors of one dtype."""
     T = _Tensor
-    if type(x) is T and type(y) is T and x._data.dtype is y._data.dtype:  # the hot path
-        return apply(op, x, y)
-    x, y = _as_operands(op.name, x, y)
-    return apply(op, x, y)
+    if not (type(x) is T and type(y) is T and x._data.dtype is y._data.dtype):  # not the hot path
+        x, y = _as_operands(op.name, x, y)
+    if op.random:  # no binary op is variadic
+        return _ref_apply(op, x, y)
+    return _apply(op, (x, y), {})
 
-
-cdef object _ref_run_backward, _AccumulateGrad, _BackwardError, _zeros
 
 
 def configure_autograd():
     """Bind the reference autograd classes and functions the compiled walk uses."""
-    global _ref_run_backward, _AccumulateGrad, _BackwardError, _zeros, _leaf_edge, _grad_mode
+    global _ref_run_backward, _AccumulateGrad, _BackwardError, _zeros, _grad_mode
     global _Node, _Tensor
     from dygrad._core import autograd
     from dygrad._core.tensor import Tensor
     _Node, _Tensor = autograd.Node, Tensor
     _ref_run_backward = autograd.REFERENCE_PATHS["run_backward"]
     _AccumulateGrad, _BackwardError = autograd.AccumulateGrad, autograd.BackwardError
-    _zeros, _leaf_edge, _grad_mode = autograd._zeros, autograd._leaf_edge, autograd.grad_mode
+    _zeros, _grad_mode = autograd._zeros, autograd.grad_mode
 
 
 cdef object _node_apply(node, list grads, bint retain_graph):
@@ -191,7 +208,7 @@ def run_backward(roots, root_grads, retain_graph=False, create_graph=False,
             raise ValueError(f"backward: grad_tensor has shape {list(g._data.shape)} but the "
                              f"tensor has shape {list(t._data.shape)}")
         fn = t._grad_fn
-        node, idx = (fn, t._out_idx) if fn is not None else _leaf_edge(t)
+        node, idx = (fn, t._out_idx) if fn is not None else _leaf(t)
         starts.append((node, idx, g))
 
     # dependency counts over the reachable graph
