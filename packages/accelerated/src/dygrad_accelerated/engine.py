@@ -11,7 +11,7 @@ from dygrad._core.engine import Engine
 from dygrad._core.optable import TABLE
 from dygrad.kernels import KERNELS as REFERENCE_KERNELS
 
-from . import cpu_conv, cpu_loss, cpu_nn, cpu_norm, cpu_optimizer, numpy_kernels
+from . import cpu_conv, cpu_loss, cpu_nn, cpu_norm, cpu_optimizer, fastpath, numpy_kernels
 
 CYTHON = {**cpu_nn.KERNELS, **cpu_conv.KERNELS, **cpu_loss.KERNELS, **cpu_norm.KERNELS,
           **cpu_optimizer.KERNELS}
@@ -37,6 +37,13 @@ class AcceleratedEngine(Engine):
 
     name = "accelerated"
     kernels = KERNELS
+
+    @property
+    def fast_paths(self):
+        return fastpath.fast_paths(self)
+
+    def set_num_threads(self, n: int) -> None:
+        fastpath.set_num_threads(n)
 
     def kernel_source(self, op_name: str) -> str:
         return SOURCES[op_name]

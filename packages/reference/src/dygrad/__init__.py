@@ -14,7 +14,8 @@ from ._core.autograd import enable_grad, is_grad_enabled, no_grad, set_grad_enab
 from ._core.device import get_device, get_rng_state, seed, set_device, set_rng_state
 from ._core.dtype import (bool_ as bool, complex64, complex128, float16, float32, float64,
                           int8, int16, int32, int64, uint8, get_default_dtype, set_default_dtype)
-from ._core.engine import available_engines, get_engine, set_engine
+from ._core.engine import (available_engines, get_engine, get_num_threads, set_engine,
+                           set_num_threads)
 from ._core.place import CPUPlace, CUDAPinnedPlace, CUDAPlace, Place
 from ._core.tensor import Parameter, Tensor, is_tensor
 
@@ -34,6 +35,7 @@ dtype = _dtype_mod.DType
 __all__ = ["__version__", "Tensor", "Parameter", "is_tensor", "no_grad", "enable_grad",
            "set_grad_enabled", "is_grad_enabled", "seed", "get_device", "set_device",
            "get_rng_state", "set_rng_state", "set_engine", "get_engine", "available_engines",
+           "set_num_threads", "get_num_threads",
            "CPUPlace", "CUDAPlace", "CUDAPinnedPlace", "Place", "set_default_dtype",
            "get_default_dtype", "grad", "bool", "uint8", "int8", "int16", "int32", "int64",
            "float16", "float32", "float64", "complex64", "complex128", "dtype",

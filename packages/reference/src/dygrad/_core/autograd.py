@@ -167,8 +167,7 @@ class Node:
             return self._check(first, box, version, name)
         if box[0] != version:
             raise self._inplace_error(name, version, box[0])
-        from .tensor import Tensor
-        t = Tensor._wrap(first, stop)
+        t = _dispatch.Tensor._wrap(first, stop)
         if grad_mode.enabled and not stop:  # create_graph: the output keeps its history
             t._grad_fn, t._out_idx = self, out_idx
         return t
@@ -257,8 +256,7 @@ class AccumulateGrad:
     def accumulate(self, g, create_graph: bool):
         t = self.tensor
         if g._data.dtype != t._data.dtype:
-            from .dispatch import ops
-            g = ops.cast(g, dtype=t._data.dtype)
+            g = _dispatch.ops.cast(g, dtype=t._data.dtype)
         hooks = t._hooks
         if hooks:
             for fn in list(hooks.values()):
@@ -296,8 +294,7 @@ def _leaf_edge(t):
 
 
 def _zeros(shape, dtype):
-    from .dispatch import ops
-    return ops.full(shape=tuple(shape), fill_value=0, dtype=dtype)
+    return _dispatch.ops.full(shape=tuple(shape), fill_value=0, dtype=dtype)
 
 
 def sum_to(g, shape):
@@ -306,7 +303,7 @@ def sum_to(g, shape):
     shape = tuple(shape)
     if gshape == shape:
         return g
-    from .dispatch import ops
+    ops = _dispatch.ops
     lead = len(gshape) - len(shape)
     axes = tuple(range(lead)) + tuple(i + lead for i, d in enumerate(shape)
                                       if d == 1 and gshape[i + lead] != 1)
@@ -336,7 +333,7 @@ def run_backward(roots, root_grads, retain_graph=False, create_graph=False,
     otherwise the gradients reaching ``inputs`` are returned and ``.grad`` is untouched
     (``dygrad.grad``).
     """
-    from .tensor import Tensor
+    Tensor = _dispatch.Tensor
 
     # where the walk starts: (node, output index, gradient)
     starts = []
@@ -462,3 +459,21 @@ def run_backward(roots, root_grads, retain_graph=False, create_graph=False,
         if results[i] is not None and not create_graph:
             results[i] = results[i].detach()
     return results
+
+
+# The meaning of the functions an engine may replace by compiled equivalents
+# (``Engine.fast_paths``): callers reach them through this module's globals.
+REFERENCE_PATHS = {"run_backward": run_backward}
+
+
+def _use_engine(engine):
+    fast = engine.fast_paths or {}
+    for name, fn in REFERENCE_PATHS.items():
+        globals()[name] = fast.get(name, fn)
+
+
+# dispatch (and through it tensor) imports this module first; bind it once both exist
+from . import dispatch as _dispatch  # noqa: E402
+from .engine import on_engine_change  # noqa: E402
+
+on_engine_change(_use_engine)

@@ -41,6 +41,9 @@ def _use_engine(engine):
     _kernels = engine.kernels
     _array_type = engine.array_type
     _ensure = engine.ensure
+    fast = engine.fast_paths or {}
+    for name, fn in REFERENCE_PATHS.items():  # the engine's compiled equivalents, if any
+        globals()[name] = fast.get(name, fn)
 
 
 def _tensor_cls():
@@ -318,4 +321,7 @@ def normalize_index(index, x):
 
 
 Tensor = None  # set by install_operators (tensor.py imports this module first)
+# The meaning of the functions an engine may replace by compiled equivalents
+# (``Engine.fast_paths``): callers reach them through this module's globals.
+REFERENCE_PATHS = {"apply": apply, "binary": binary}
 on_engine_change(_use_engine)

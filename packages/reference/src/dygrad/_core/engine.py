@@ -26,6 +26,9 @@ class Engine:
     name: str = "abstract"
     kernels: Mapping[str, Callable] = {}
     array_type: type = np.ndarray  # what kernels return; anything else goes through ensure()
+    # Optional compiled equivalents of dispatch/autograd functions ({"apply": fn, ...}),
+    # installed while this engine is selected; the pure-Python functions are the meaning.
+    fast_paths: Mapping[str, Callable] | None = None
 
     @staticmethod
     def ensure(x):
@@ -71,6 +74,17 @@ class Engine:
     def set_rng_state(self, state):
         self.generator.bit_generator.state = state
 
+    # -- threads -----------------------------------------------------------------------
+    def set_num_threads(self, n: int) -> None:
+        """Use ``n`` threads in kernels. The reference engine's only threads are NumPy's
+        BLAS pool: it is limited through threadpoolctl when that is installed; otherwise
+        NumPy keeps the count it read from OMP_NUM_THREADS/OPENBLAS_NUM_THREADS at import."""
+        try:
+            from threadpoolctl import threadpool_limits
+        except ImportError:
+            return
+        threadpool_limits(n, user_api="blas")
+
     # -- coverage ----------------------------------------------------------------------
     def kernel_source(self, op_name: str) -> str:
         """Where this engine's kernel for an op comes from ('numpy', 'cython', 'reference', ...)."""
@@ -81,6 +95,7 @@ _REGISTRY: dict[str, Callable[[], Engine]] = {}
 _instances: dict[str, Engine] = {}
 _current: Engine | None = None
 _listeners: list[Callable[[Engine], None]] = []
+_num_threads: int = os.cpu_count() or 1
 
 
 def _discover() -> None:
@@ -118,8 +133,25 @@ def set_engine(name: str) -> None:
     global _current
     eng = _instance(name)
     _current = eng
+    if _num_threads != (os.cpu_count() or 1):
+        eng.set_num_threads(_num_threads)
     for fn in _listeners:
         fn(eng)
+
+
+def set_num_threads(n: int) -> None:
+    """Run kernels on ``n`` threads (default: all cores), on this and later engines."""
+    global _num_threads
+    n = int(n)
+    if n < 1:
+        raise ValueError(f"set_num_threads: expected a positive number of threads, got {n}")
+    _num_threads = n
+    current().set_num_threads(n)
+
+
+def get_num_threads() -> int:
+    """The number of threads kernels run on."""
+    return _num_threads
 
 
 def get_engine() -> str:

@@ -15,6 +15,7 @@ import itertools
 
 import numpy as np
 
+from . import autograd as _autograd
 from . import dtype as _dt
 from .autograd import grad_mode
 
@@ -206,14 +207,12 @@ class Tensor:
     # -- autograd ----------------------------------------------------------------------
     def backward(self, grad_tensor=None, retain_graph=False):
         """Accumulate the gradient of this tensor into ``.grad`` of the leaves."""
-        from .autograd import run_backward
-        from .dispatch import ops
         if grad_tensor is None:
-            grad_tensor = ops.full_like(self, fill_value=1)
+            grad_tensor = _dispatch.ops.full_like(self, fill_value=1)
         elif not isinstance(grad_tensor, Tensor):
             from .creation import to_tensor
             grad_tensor = to_tensor(grad_tensor, dtype=self.dtype)
-        run_backward([self], [grad_tensor], retain_graph=retain_graph)
+        _autograd.run_backward([self], [grad_tensor], retain_graph=retain_graph)
 
     def gradient(self):
         """The gradient as a NumPy array (Paddle 1.x spelling), or None."""
@@ -359,6 +358,7 @@ def is_tensor(x) -> bool:
 
 
 # the operators live with the dispatcher; bind them here so ``tensor.py`` reads whole
+from . import dispatch as _dispatch  # noqa: E402
 from .dispatch import install_operators  # noqa: E402
 
 install_operators(Tensor)

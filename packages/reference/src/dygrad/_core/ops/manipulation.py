@@ -13,6 +13,8 @@ Splitting ops (``split``, ``chunk``, ``unbind``) are not rows: the public functi
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from ..autograd import sum_to
@@ -76,19 +78,19 @@ def reshape_target(shape, target, op="reshape"):
     """The literal shape ``target`` with its one -1 (if any) inferred from the size.
     (Paddle's other rule, 0 copies the input's dimension, is applied by the public
     function, so that gradient rules can reshape to shapes with real 0s.)"""
-    size = int(np.prod(shape, dtype=np.int64))
+    size = math.prod(shape)
     out = [int(d) for d in target]
     if out.count(-1) > 1:
         raise ValueError(f"{op}: only one dimension can be -1, got shape {list(target)}")
     if any(d < -1 for d in out):
         raise ValueError(f"{op}: dimensions must be >= -1, got shape {list(target)}")
     if -1 in out:
-        known = int(np.prod([d for d in out if d != -1], dtype=np.int64))
+        known = math.prod(d for d in out if d != -1)
         if known == 0 or size % known:
             raise ValueError(f"{op}: cannot reshape a tensor of shape {list(shape)} ({size} "
                              f"elements) into {list(target)}")
         out[out.index(-1)] = size // known
-    if int(np.prod(out, dtype=np.int64)) != size:
+    if math.prod(out) != size:
         raise ValueError(f"{op}: cannot reshape a tensor of shape {list(shape)} ({size} "
                          f"elements) into {list(target)}")
     return tuple(out)

@@ -1,0 +1,286 @@
+"""Compiled equivalents of ``dygrad._core.dispatch.apply``/``binary``, of recording a
+``Node`` and of ``autograd.run_backward``; the pure-Python functions there are the
+meaning, line for line.
+
+The Tensors and Nodes made here are the reference classes (created with ``__new__`` and
+their slots set), so a graph recorded on this engine is walked by the reference backward
+and the other way round. Rare shapes of call (variadic and random ops, mixed operands)
+go to the reference functions. ``set_omp_threads`` sets OpenMP's thread count.
+"""
+
+cdef extern from *:
+    """
+    #ifdef _OPENMP
+    #include <omp.h>
+    static void dy_set_omp_threads(int n) { omp_set_num_threads(n); }
+    static int dy_get_omp_threads(void) { return omp_get_max_threads(); }
+    #else
+    static void dy_set_omp_threads(int n) { (void)n; }
+    static int dy_get_omp_threads(void) { return 1; }
+    #endif
+    """
+    void dy_set_omp_threads(int n) noexcept nogil
+    int dy_get_omp_threads() noexcept nogil
+
+
+def set_omp_threads(int n):
+    """Threads for the ``prange`` loops of every compiled kernel (no-op without OpenMP)."""
+    dy_set_omp_threads(n)
+
+
+def get_omp_threads():
+    return dy_get_omp_threads()
+
+
+cdef object _kernels, _array_type, _ensure, _Tensor, _Node, _grad_mode
+cdef object _explain, _wrap_outputs, _ref_apply, _as_operands
+cdef object _ref_run_backward, _AccumulateGrad, _BackwardError, _zeros
+cdef object _new = object.__new__
+from weakref import ref as _weakref
+
+
+def configure(kernels, array_type, ensure):
+    """Bind the engine's kernels and the reference classes and functions (once per engine)."""
+    global _kernels, _array_type, _ensure, _Tensor, _Node, _grad_mode
+    global _explain, _wrap_outputs, _ref_apply, _as_operands, _AccumulateGrad
+    from dygrad._core import autograd, dispatch
+    from dygrad._core.tensor import Tensor
+    _kernels, _array_type, _ensure = kernels, array_type, ensure
+    _Tensor, _Node, _grad_mode = Tensor, autograd.Node, autograd.grad_mode
+    _AccumulateGrad = autograd.AccumulateGrad
+    _explain, _wrap_outputs = dispatch._explain, dispatch._wrap_outputs
+    _ref_apply, _as_operands = dispatch.REFERENCE_PATHS["apply"], dispatch.as_operands
+
+
+cdef tuple _leaf(t):
+    """``autograd._leaf_edge``: the edge to a leaf's (one) AccumulateGrad node."""
+    ref = t._accum
+    acc = ref() if ref is not None else None
+    if acc is None:
+        acc = _new(_AccumulateGrad)
+        acc.tensor = t
+        t._accum = _weakref(acc)
+    return (acc, 0)
+
+
+cdef object _node(op, dict attrs, tuple inputs, tuple outputs):
+    """``Node(op, attrs, inputs, outputs)`` for a non-variadic op."""
+    cdef object n = _new(_Node)
+    cdef list edges = [], meta = []
+    cdef dict saved
+    cdef tuple names, outs
+    cdef Py_ssize_t i
+    op_attrs = op.attrs
+    n.op = op
+    n.attrs = {**op_attrs, **attrs} if attrs else op_attrs
+    for t in inputs:
+        d = t._data
+        meta.append((d.shape, d.dtype))
+        if t.stop_gradient:
+            edges.append(None)
+        else:
+            fn = t._grad_fn
+            edges.append((fn, t._out_idx) if fn is not None else _leaf(t))
+    n.next_edges = edges
+    n.in_meta = meta
+    n.out_meta = [(t._data.shape, t._data.dtype) for t in outputs]
+    n._freed = False
+    n.pre_hooks = None
+    saves = op.saves
+    if saves:
+        saved = {}
+        names, outs = op.inputs, op.outputs
+        for name in saves:
+            if name in outs:
+                i = outs.index(name)
+                t = outputs[i]
+                box = t._version
+                saved[name] = (t._data, box, box[0], i, t.stop_gradient)
+            else:
+                t = inputs[names.index(name)]
+                box = t._version
+                saved[name] = (t, box, box[0], None, None)
+        n._saved = saved
+    else:
+        n._saved = None
+    return n
+
+
+def apply(op, *inputs, **attrs):
+    """Run ``op`` on Tensors ``inputs`` with attributes ``attrs``; record it if needed."""
+    if op.variadic or op.random:
+        return _ref_apply(op, *inputs, **attrs)
+    return _apply(op, inputs, attrs)
+
+
+cdef object _apply(op, tuple inputs, dict attrs):
+    cdef list arrays = [t._data for t in inputs]
+    cdef bint need = False
+    try:
+        out = _kernels[op.name](*arrays, **attrs)
+    except Exception as exc:
+        _explain(op, exc, arrays, attrs)
+        raise
+    if _grad_mode.enabled and op.grad is not None:
+        for t in inputs:
+            if not t.stop_gradient:
+                need = True
+                break
+    cls = type(out)
+    if cls is tuple:
+        return _wrap_outputs(op, out, need, inputs, attrs)
+    if cls is not _array_type:
+        out = _ensure(out)
+    t = _new(_Tensor)
+    t._data = out
+    t.stop_gradient = not need
+    t._version = [0]
+    t._grad_fn = _node(op, attrs, inputs, (t,)) if need else None
+    return t
+
+
+def binary(op, x, y):
+    """Apply a binary op after making both operands Tensors of one dtype."""
+    T = _Tensor
+    if not (type(x) is T and type(y) is T and x._data.dtype is y._data.dtype):  # not the hot path
+        x, y = _as_operands(op.name, x, y)
+    if op.random:  # no binary op is variadic
+        return _ref_apply(op, x, y)
+    return _apply(op, (x, y), {})
+
+
+
+def configure_autograd():
+    """Bind the reference autograd classes and functions the compiled walk uses."""
+    global _ref_run_backward, _AccumulateGrad, _BackwardError, _zeros, _grad_mode
+    global _Node, _Tensor
+    from dygrad._core import autograd
+    from dygrad._core.tensor import Tensor
+    _Node, _Tensor = autograd.Node, Tensor
+    _ref_run_backward = autograd.REFERENCE_PATHS["run_backward"]
+    _AccumulateGrad, _BackwardError = autograd.AccumulateGrad, autograd.BackwardError
+    _zeros, _grad_mode = autograd._zeros, autograd.grad_mode
+
+
+cdef object _node_apply(node, list grads, bint retain_graph):
+    """``Node.apply``: input gradients from output gradients."""
+    if node._freed:
+        raise node._freed_error()
+    op = node.op
+    cdef Py_ssize_t i
+    for i in range(len(grads)):
+        if grads[i] is None:
+            shape, dtype = node.out_meta[i]
+            grads[i] = _zeros(shape, dtype)
+    result = op.grad(node, *grads)
+    if not isinstance(result, (tuple, list)):
+        result = (result,)
+    if op.variadic:
+        result = (*result[0], *result[1:])
+    if len(result) != len(node.next_edges):
+        raise _BackwardError(f"gradient rule of {op.name!r} returned {len(result)} gradients "
+                             f"for {len(node.next_edges)} inputs")
+    if not retain_graph:
+        node._saved = None
+        node._freed = True
+    return result
+
+
+def run_backward(roots, root_grads, retain_graph=False, create_graph=False,
+                 inputs=None, allow_unused=False, no_grad_vars=None):
+    """``autograd.run_backward`` for ``backward()`` (no ``inputs``, no ``no_grad_vars``);
+    ``dygrad.grad``'s captures go to the reference walk."""
+    if inputs is not None or no_grad_vars:
+        return _ref_run_backward(roots, root_grads, retain_graph, create_graph, inputs,
+                                 allow_unused, no_grad_vars)
+    cdef list starts = [], order = [], stack, ready, grads, buf
+    cdef dict deps = {}, buffers = {}
+    cdef set seen = set()
+    cdef Py_ssize_t i, n
+    cdef bint any_grad
+    for t, g in zip(roots, root_grads):
+        if t.stop_gradient:
+            raise _BackwardError(
+                f"backward: the tensor (shape {list(t._data.shape)}) has stop_gradient=True, so "
+                f"no input of it needs a gradient. Set stop_gradient=False on the inputs "
+                f"(parameters have it already) before computing it.")
+        if g._data.shape != t._data.shape:
+            raise ValueError(f"backward: grad_tensor has shape {list(g._data.shape)} but the "
+                             f"tensor has shape {list(t._data.shape)}")
+        fn = t._grad_fn
+        node, idx = (fn, t._out_idx) if fn is not None else _leaf(t)
+        starts.append((node, idx, g))
+
+    # dependency counts over the reachable graph
+    stack = [s[0] for s in starts]
+    while stack:
+        node = stack.pop()
+        if node in seen:
+            continue
+        seen.add(node)
+        for edge in node.next_edges:
+            if edge is None:
+                continue
+            child = edge[0]
+            deps[child] = deps.get(child, 0) + 1
+            if child not in seen:
+                stack.append(child)
+
+    for node, idx, g in starts:
+        buf = buffers.get(node)
+        if buf is None:
+            buf = buffers[node] = [None] * node.n_outputs
+        buf[idx] = g if buf[idx] is None else buf[idx] + g
+    ready = [node for node in dict.fromkeys(s[0] for s in starts) if deps.get(node, 0) == 0]
+
+    prev_mode = _grad_mode.enabled
+    _grad_mode.enabled = create_graph
+    try:
+        while ready:
+            node = ready.pop()
+            grads = buffers.pop(node, None) or [None] * node.n_outputs
+            hooks = node.pre_hooks
+            if hooks:
+                for idx, fns in hooks.items():
+                    if grads[idx] is not None:
+                        for fn in list(fns.values()):
+                            out = fn(grads[idx])
+                            if out is not None:
+                                grads[idx] = out
+            if isinstance(node, _AccumulateGrad):
+                if grads[0] is not None:
+                    node.accumulate(grads[0], create_graph)
+                continue
+            edges = node.next_edges
+            any_grad = False
+            for g in grads:
+                if g is not None:
+                    any_grad = True
+                    break
+            if not any_grad:
+                in_grads = (None,) * len(edges)
+            elif type(node) is _Node:
+                in_grads = _node_apply(node, grads, retain_graph)
+            else:  # a PyLayer's node
+                in_grads = node.apply(grads, retain_graph)
+            n = len(edges)
+            for i in range(n):
+                edge = edges[i]
+                if edge is None:
+                    continue
+                child = edge[0]
+                g = in_grads[i]
+                if g is not None:
+                    if not isinstance(g, _Tensor):
+                        raise _BackwardError(f"gradient rule of {node.op.name!r} returned "
+                                             f"{type(g).__name__}, expected a Tensor")
+                    buf = buffers.get(child)
+                    if buf is None:
+                        buf = buffers[child] = [None] * child.n_outputs
+                    idx = edge[1]
+                    buf[idx] = g if buf[idx] is None else buf[idx] + g
+                deps[child] -= 1
+                if deps[child] == 0:
+                    ready.append(child)
+    finally:
+        _grad_mode.enabled = prev_mode

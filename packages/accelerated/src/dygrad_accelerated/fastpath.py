@@ -1,0 +1,21 @@
+"""The accelerated engine's fast paths (``Engine.fast_paths``): compiled equivalents of
+dygrad's dispatch and autograd functions, bound to this engine's kernels when it is selected."""
+
+from __future__ import annotations
+
+from . import _fastpath
+
+
+def fast_paths(engine) -> dict:
+    """``{name: compiled function}`` for ``dygrad._core.dispatch`` and ``autograd`` to install."""
+    _fastpath.configure(engine.kernels, engine.array_type, engine.ensure)
+    _fastpath.configure_autograd()
+    return {"apply": _fastpath.apply, "binary": _fastpath.binary,
+            "run_backward": _fastpath.run_backward}
+
+
+def set_num_threads(n: int) -> None:
+    """OpenMP threads for the compiled kernels and NumPy's BLAS threads."""
+    from threadpoolctl import threadpool_limits
+    _fastpath.set_omp_threads(n)
+    threadpool_limits(n, user_api="blas")

@@ -1,0 +1,195 @@
+"""The accelerated engine's compiled dispatch and backward walk (``_fastpath``) against the
+reference functions they replace: same values, same graph records, same autograd behaviour,
+and graphs that cross a ``set_engine`` switch."""
+
+import contextlib
+import os
+
+import numpy as np
+import pytest
+
+import dygrad
+import dygrad.nn.functional as F
+from dygrad._core import autograd, dispatch
+from dygrad._core.autograd import BackwardError
+from dygrad_accelerated import _fastpath
+
+ENGINES = ["reference", "accelerated"]
+
+
+@contextlib.contextmanager
+def engine(name):
+    before = dygrad.get_engine()
+    dygrad.set_engine(name)
+    try:
+        yield
+    finally:
+        dygrad.set_engine(before)
+
+
+def leaf(values, stop_gradient=False):
+    return dygrad.to_tensor(np.asarray(values, dtype=np.float32), stop_gradient=stop_gradient)
+
+
+def program(x, w, b):
+    """Broadcasting, scalars, matmul, an activation, a reduction and a shared input."""
+    h = F.relu(dygrad.matmul(x, w) + b) * 2.0 - x.sum()
+    return (h * h + 1).mean() + (1 - w).sum()
+
+
+def inputs():
+    rng = np.random.default_rng(0)
+    return (leaf(rng.standard_normal((3, 4))), leaf(rng.standard_normal((4, 2))),
+            leaf(rng.standard_normal((2,))))
+
+
+def test_installed_only_while_the_accelerated_engine_is_selected():
+    with engine("accelerated"):
+        assert dispatch.apply is _fastpath.apply
+        assert dispatch.binary is _fastpath.binary
+        assert autograd.run_backward is _fastpath.run_backward
+    with engine("reference"):
+        assert dispatch.apply is dispatch.REFERENCE_PATHS["apply"]
+        assert dispatch.binary is dispatch.REFERENCE_PATHS["binary"]
+        assert autograd.run_backward is autograd.REFERENCE_PATHS["run_backward"]
+
+
+def test_same_values_and_gradients_as_the_reference():
+    results = {}
+    for name in ENGINES:
+        with engine(name):
+            x, w, b = inputs()
+            loss = program(x, w, b)
+            loss.backward()
+            results[name] = [loss.numpy(), x.grad.numpy(), w.grad.numpy(), b.grad.numpy()]
+    for ref, acc in zip(results["reference"], results["accelerated"]):
+        np.testing.assert_allclose(acc, ref, rtol=1e-5, atol=1e-6)
+
+
+def test_the_recorded_node_is_the_reference_record():
+    nodes = {}
+    for name in ENGINES:
+        with engine(name):
+            x, w, _ = inputs()
+            h = dygrad.exp(x * 3.0)          # exp saves its output
+            y = dygrad.matmul(h, w)          # an edge to a node and one to a leaf
+            nodes[name] = y._grad_fn, h._grad_fn
+    for ref, acc in zip(nodes["reference"], nodes["accelerated"]):
+        assert type(acc) is autograd.Node
+        assert acc.op is ref.op and acc.attrs == ref.attrs
+        assert acc.in_meta == ref.in_meta and acc.out_meta == ref.out_meta
+        assert [e is None for e in acc.next_edges] == [e is None for e in ref.next_edges]
+        assert [type(e[0]) for e in acc.next_edges] == [type(e[0]) for e in ref.next_edges]
+        assert sorted(acc._saved) == sorted(ref._saved)
+        assert [v[2:] for v in acc._saved.values()] == [v[2:] for v in ref._saved.values()]
+
+
+@pytest.mark.parametrize("record,walk", [("accelerated", "reference"),
+                                         ("reference", "accelerated")])
+def test_a_graph_recorded_on_one_engine_is_walked_on_the_other(record, walk):
+    with engine("reference"):
+        x, w, b = inputs()
+        program(x, w, b).backward()
+        expected = [x.grad.numpy(), w.grad.numpy(), b.grad.numpy()]
+    with engine(record):
+        x, w, b = inputs()
+        loss = program(x, w, b)
+    with engine(walk):
+        loss.backward()
+    for t, e in zip((x, w, b), expected):
+        np.testing.assert_allclose(t.grad.numpy(), e, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("name", ENGINES)
+def test_hooks_change_the_gradient(name):
+    with engine(name):
+        x = leaf([1.0, 2.0])
+        x.register_hook(lambda g: g * 10)
+        h = x * x
+        h.register_hook(lambda g: g + 1)
+        h.sum().backward()
+        np.testing.assert_allclose(x.grad.numpy(), [40, 80])   # (1 + 1) * 2x * 10
+
+
+@pytest.mark.parametrize("name", ENGINES)
+def test_backward_twice_needs_retain_graph(name):
+    with engine(name):
+        x = leaf([1.0, 2.0])
+        y = (x * x).sum()
+        y.backward(retain_graph=True)
+        y.backward()
+        np.testing.assert_allclose(x.grad.numpy(), [4, 8])
+        with pytest.raises(BackwardError, match="op 'sum' a second time.*retain_graph=True"):
+            y.backward()
+
+
+@pytest.mark.parametrize("name", ENGINES)
+def test_inplace_change_of_a_saved_tensor_is_caught(name):
+    with engine(name):
+        x = leaf([1.0, 2.0])
+        h = x * 1.0
+        y = (h * h).sum()
+        h.add_(leaf([1.0, 1.0], stop_gradient=True))
+        with pytest.raises(BackwardError, match=r"multiply.*\(version 0 when saved, 1 now\)"):
+            y.backward()
+
+
+@pytest.mark.parametrize("name", ENGINES)
+def test_create_graph_gives_second_derivatives(name):
+    with engine(name):
+        x = leaf([1.0, -2.0, 3.0])
+        (dx,) = dygrad.grad((x * x * x).sum(), x, create_graph=True)
+        np.testing.assert_allclose(dx.numpy(), 3 * x.numpy() ** 2)
+        x.clear_grad()
+        dx.sum().backward()                                   # through the compiled walk
+        np.testing.assert_allclose(x.grad.numpy(), 6 * x.numpy())
+
+
+@pytest.mark.parametrize("name", ENGINES)
+def test_stop_gradient_prunes_and_no_grad_records_nothing(name):
+    with engine(name):
+        x, c = leaf([1.0, 2.0]), leaf([3.0, 4.0], stop_gradient=True)
+        assert (c * c)._grad_fn is None and (c * c).stop_gradient
+        y = x * c
+        assert not y.stop_gradient and [e is None for e in y._grad_fn.next_edges] == [False, True]
+        with dygrad.no_grad():
+            z = x * c + x
+        assert z._grad_fn is None and z.stop_gradient
+        (y + z).sum().backward()
+        np.testing.assert_allclose(x.grad.numpy(), [3, 4])
+        assert c.grad is None
+
+
+@pytest.mark.parametrize("name", ENGINES)
+def test_operands_and_errors_as_the_reference(name):
+    with engine(name):
+        i = dygrad.to_tensor(np.array([1, 2], dtype=np.int32))
+        assert (i + 1.5).dtype == dygrad.float32 and (2 * i).dtype == dygrad.int32
+        f64 = dygrad.to_tensor(np.array([1.0, 2.0]))
+        assert (leaf([1.0, 1.0]) + f64).dtype == dygrad.float64
+        with pytest.raises(ValueError, match=r"add: shapes \[2\] and \[3\] cannot be broadcast"):
+            leaf([1.0, 2.0]) + leaf([1.0, 2.0, 3.0])
+        with pytest.raises(TypeError, match="only floating-point dtypes promote"):
+            i + dygrad.to_tensor(np.array([1, 2], dtype=np.int64))
+
+
+def test_set_num_threads_reaches_openmp_and_blas():
+    threadpoolctl = pytest.importorskip("threadpoolctl")
+    before = dygrad.get_num_threads()
+    assert before >= 1
+    with engine("accelerated"):
+        try:
+            dygrad.set_num_threads(1)
+            assert dygrad.get_num_threads() == 1
+            assert _fastpath.get_omp_threads() == 1
+            blas = threadpoolctl.threadpool_info()
+            assert all(p["num_threads"] == 1 for p in blas if p["user_api"] == "blas")
+            with pytest.raises(ValueError, match="positive number of threads"):
+                dygrad.set_num_threads(0)
+        finally:
+            dygrad.set_num_threads(before)
+    assert dygrad.get_num_threads() == before
+
+
+def test_default_is_every_core():
+    assert dygrad.get_num_threads() == (os.cpu_count() or 1)
