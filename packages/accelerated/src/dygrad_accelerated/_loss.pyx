@@ -13,6 +13,9 @@ ctypedef fused real:
     float
     double
 
+cdef enum:
+    PARALLEL_MIN = 32768  # fewer elements than this: one thread (a team costs more)
+
 
 def first_bad_label(const int64_t[::1] label, int64_t ignore_index, int64_t n):
     """The position of the first label outside [0, n) that is not ignore_index, or -1."""
@@ -62,28 +65,37 @@ cdef inline real _forward_row(const real* x, real* p, const real* q, int64_t k, 
     return <real>acc
 
 
+cdef inline void _forward_one(const real* x, real* p, real* loss, const int64_t* lab,
+                              const real* q, Py_ssize_t i, Py_ssize_t n, int64_t ignore_index,
+                              bint use_softmax) noexcept nogil:
+    """Row i of forward (q NULL: hard labels lab)."""
+    if q != NULL:
+        loss[i] = _forward_row(x + i * n, p + i * n, q + i * n, 0, n, False, use_softmax)
+    elif lab[i] == ignore_index:  # still the row's softmax, reading class 0
+        _forward_row(x + i * n, p + i * n, q, 0, n, True, use_softmax)
+        loss[i] = 0
+    else:
+        loss[i] = _forward_row(x + i * n, p + i * n, q, lab[i], n, True, use_softmax)
+
+
 def forward(real[:, ::1] x, real[:, ::1] p, real[::1] loss, const int64_t[::1] label,
             real[:, ::1] soft, int64_t ignore_index, bint use_softmax):
     """Per row: p = softmax(x) (when use_softmax) and the cross-entropy loss; hard labels
     from ``label`` (soft is None), else soft labels from ``soft``."""
     cdef Py_ssize_t rows = x.shape[0], n = x.shape[1], i
-    cdef bint hard = soft is None
-    cdef const int64_t* lab = NULL
-    cdef real* q = NULL
+    cdef const int64_t* lab = &label[0] if soft is None else NULL
+    cdef real* q = NULL if soft is None else &soft[0, 0]
     if rows == 0 or n == 0:
         return
-    if hard:
-        lab = &label[0]
-    else:
-        q = &soft[0, 0]
     with nogil:
-        for i in prange(rows, schedule="static"):
-            if hard and lab[i] == ignore_index:  # still the row's softmax, reading class 0
-                _forward_row(&x[i, 0], &p[i, 0], q, 0, n, hard, use_softmax)
-                loss[i] = 0
-            else:
-                loss[i] = _forward_row(&x[i, 0], &p[i, 0], q + i * n if not hard else q,
-                                       lab[i] if hard else 0, n, hard, use_softmax)
+        if rows * n < PARALLEL_MIN:
+            for i in range(rows):
+                _forward_one(&x[0, 0], &p[0, 0], &loss[0], lab, q, i, n, ignore_index,
+                             use_softmax)
+        else:
+            for i in prange(rows, schedule="static"):
+                _forward_one(&x[0, 0], &p[0, 0], &loss[0], lab, q, i, n, ignore_index,
+                             use_softmax)
 
 
 cdef inline void _backward_row(const real* p, const real* q, int64_t k, double g, real* dx,
@@ -105,26 +117,36 @@ cdef inline void _backward_row(const real* p, const real* q, int64_t k, double g
             dx[j] = <real>(-q[j] / p[j] * g) if q[j] != 0 else 0
 
 
+cdef inline void _backward_one(const real* p, const real* loss_grad, real* dx,
+                               const int64_t* lab, const real* q, Py_ssize_t i, Py_ssize_t n,
+                               int64_t ignore_index, bint use_softmax) noexcept nogil:
+    """Row i of backward (q NULL: hard labels lab)."""
+    cdef Py_ssize_t j
+    if q != NULL:
+        _backward_row(p + i * n, q + i * n, 0, loss_grad[i], dx + i * n, n, False, use_softmax)
+    elif lab[i] == ignore_index:
+        for j in range(n):
+            dx[i * n + j] = 0
+    else:
+        _backward_row(p + i * n, q, lab[i], loss_grad[i], dx + i * n, n, True, use_softmax)
+
+
 def backward(real[:, ::1] p, const real[::1] loss_grad, real[:, ::1] dx,
              const int64_t[::1] label, real[:, ::1] soft, int64_t ignore_index,
              bint use_softmax):
     """Per row: dx = (p * sum(target) - target) * loss_grad (use_softmax), else
     -target / p * loss_grad where target != 0 (0 elsewhere)."""
-    cdef Py_ssize_t rows = p.shape[0], n = p.shape[1], i, j
-    cdef bint hard = soft is None
-    cdef const int64_t* lab = NULL
-    cdef real* q = NULL
+    cdef Py_ssize_t rows = p.shape[0], n = p.shape[1], i
+    cdef const int64_t* lab = &label[0] if soft is None else NULL
+    cdef real* q = NULL if soft is None else &soft[0, 0]
     if rows == 0 or n == 0:
         return
-    if hard:
-        lab = &label[0]
-    else:
-        q = &soft[0, 0]
     with nogil:
-        for i in prange(rows, schedule="static"):
-            if hard and lab[i] == ignore_index:
-                for j in range(n):
-                    dx[i, j] = 0
-            else:
-                _backward_row(&p[i, 0], q + i * n if not hard else q, lab[i] if hard else 0,
-                              loss_grad[i], &dx[i, 0], n, hard, use_softmax)
+        if rows * n < PARALLEL_MIN:
+            for i in range(rows):
+                _backward_one(&p[0, 0], &loss_grad[0], &dx[0, 0], lab, q, i, n, ignore_index,
+                              use_softmax)
+        else:
+            for i in prange(rows, schedule="static"):
+                _backward_one(&p[0, 0], &loss_grad[0], &dx[0, 0], lab, q, i, n, ignore_index,
+                              use_softmax)

@@ -31,8 +31,9 @@ def _labels(label, soft_label, ignore_index, axis, n, work):
 
 
 def _fast(*arrays):
-    """Whether the compiled loops take these float arrays (one dtype, not 0-D)."""
-    return arrays[0].ndim > 0 and all(a.dtype == arrays[0].dtype for a in arrays)
+    """Whether the compiled loops take these float arrays (one dtype, not 0-D or empty)."""
+    return arrays[0].ndim > 0 and arrays[0].size > 0 and \
+        all(a.dtype == arrays[0].dtype for a in arrays)
 
 
 def softmax_with_cross_entropy(logits, label, soft_label=False, ignore_index=-100, axis=-1,
@@ -47,8 +48,7 @@ def softmax_with_cross_entropy(logits, label, soft_label=False, ignore_index=-10
     hard, soft = _labels(label, soft_label, ignore_index, axis, x.shape[1], work)
     p = np.empty_like(x) if use_softmax else x
     loss = np.empty(x.shape[0], work)
-    with np.errstate(all="ignore"):
-        _loss.forward(x, p, loss, hard, soft, ignore_index, use_softmax)
+    _loss.forward(x, p, loss, hard, soft, ignore_index, use_softmax)
     moved = np.moveaxis(logits, axis, -1).shape
     loss = np.moveaxis(loss.reshape(moved[:-1] + (1,)), -1, axis).astype(logits.dtype, copy=False)
     if not use_softmax:
@@ -70,8 +70,7 @@ def softmax_with_cross_entropy_grad(softmax, label, loss_grad, soft_label=False,
     hard, soft = _labels(label, soft_label, ignore_index, axis, p.shape[1], work)
     g = _rows(loss_grad, axis, work).reshape(-1)
     dx = np.empty_like(p)
-    with np.errstate(all="ignore"):
-        _loss.backward(p, g, dx, hard, soft, ignore_index, use_softmax)
+    _loss.backward(p, g, dx, hard, soft, ignore_index, use_softmax)
     moved = np.moveaxis(softmax, axis, -1).shape
     return np.ascontiguousarray(np.moveaxis(dx.reshape(moved), -1, axis), dtype=softmax.dtype)
 

@@ -2,7 +2,8 @@
 
 Batch norm and layer norm, forward and backward. Inputs are checked by the op's row, as
 the reference kernels do (the compiled loops trust the shapes); float16 is computed in
-float32 and rounded back; an out_grad of another dtype goes to the reference kernel.
+float32 and rounded back; an empty x, or an out_grad of another dtype, goes to the
+reference kernel.
 """
 
 from __future__ import annotations
@@ -35,6 +36,9 @@ def batch_norm(x, running_mean, running_var, weight, bias, momentum=0.9, epsilon
                training=False, data_format="NCHW", use_global_stats=None):
     """per-channel (x - mean) / sqrt(var + epsilon) * weight + bias; new running stats"""
     _validate("batch_norm", x, running_mean, running_var, weight, bias, data_format=data_format)
+    if x.size == 0:
+        return _REF["batch_norm"](x, running_mean, running_var, weight, bias, momentum, epsilon,
+                                  training, data_format, use_global_stats)
     work = _work(x.dtype)
     x3 = _blocks(x, channel_axis("batch_norm", data_format, x.ndim), work)
     out = np.empty_like(x3)
@@ -50,7 +54,7 @@ def batch_norm_grad(x, weight, saved_mean, saved_inv_std, out_grad, data_format=
     """closed-form dx, dweight, dbias of batch_norm"""
     _validate("batch_norm_grad", x, weight, saved_mean, saved_inv_std, out_grad,
               data_format=data_format)
-    if out_grad.dtype != x.dtype:
+    if out_grad.dtype != x.dtype or x.size == 0:
         return _REF["batch_norm_grad"](x, weight, saved_mean, saved_inv_std, out_grad,
                                        data_format, use_global_stats)
     work, c = _work(x.dtype), channel_axis("batch_norm_grad", data_format, x.ndim)
@@ -64,14 +68,14 @@ def batch_norm_grad(x, weight, saved_mean, saved_inv_std, out_grad, data_format=
 
 def _rows(x, begin_norm_axis, work):
     """x as a C-contiguous matrix of dtype ``work``: one row per leading position."""
-    rows = math.prod(x.shape[:begin_norm_axis])
-    return np.ascontiguousarray(x, dtype=work).reshape(rows, x.size // rows if rows else
-                                                       math.prod(x.shape[begin_norm_axis:]))
+    return np.ascontiguousarray(x, dtype=work).reshape(math.prod(x.shape[:begin_norm_axis]), -1)
 
 
 def layer_norm(x, weight, bias, epsilon=1e-5, begin_norm_axis=1):
     """(x - mean) / sqrt(var + epsilon) * weight + bias over the trailing dimensions"""
     _validate("layer_norm", x, weight, bias, begin_norm_axis=begin_norm_axis)
+    if x.size == 0:
+        return _REF["layer_norm"](x, weight, bias, epsilon, begin_norm_axis)
     work = _work(x.dtype)
     x2 = _rows(x, begin_norm_axis, work)
     out, mean, var = np.empty_like(x2), np.empty(x2.shape[0], work), np.empty(x2.shape[0], work)
@@ -84,7 +88,7 @@ def layer_norm_grad(x, weight, mean, variance, out_grad, epsilon=1e-5, begin_nor
     """closed-form dx, dweight, dbias of layer_norm"""
     _validate("layer_norm_grad", x, weight, mean, variance, out_grad,
               begin_norm_axis=begin_norm_axis)
-    if out_grad.dtype != x.dtype:
+    if out_grad.dtype != x.dtype or x.size == 0:
         return _REF["layer_norm_grad"](x, weight, mean, variance, out_grad, epsilon,
                                        begin_norm_axis)
     work = _work(x.dtype)
