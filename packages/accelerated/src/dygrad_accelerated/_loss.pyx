@@ -6,7 +6,7 @@ here indexes with negative numbers.
 """
 
 from cython.parallel cimport prange
-from libc.math cimport exp, log
+from libc.math cimport exp, expf, log
 from libc.stdint cimport int64_t
 
 ctypedef fused real:
@@ -36,7 +36,7 @@ cdef inline double _softmax_row(const real* x, real* p, Py_ssize_t n, double* m)
         if x[j] > mx:
             mx = x[j]
     for j in range(n):
-        e = exp(x[j] - mx)
+        e = expf(<float>(x[j] - mx)) if real is float else exp(x[j] - mx)
         p[j] = <real>e
         s += e
     for j in range(n):

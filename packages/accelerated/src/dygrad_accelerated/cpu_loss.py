@@ -14,10 +14,21 @@ from dygrad.kernels.loss import _check, _class_index
 from . import _loss
 
 
+def _last(a, axis):
+    """a with axis moved last (a itself when it is last already)."""
+    return a if axis in (-1, a.ndim - 1) else np.moveaxis(a, axis, -1)
+
+
 def _rows(a, axis, work):
     """a with axis moved last, as C-contiguous rows of dtype ``work``."""
-    moved = np.moveaxis(a, axis, -1)
+    moved = _last(a, axis)
     return np.ascontiguousarray(moved, dtype=work).reshape(-1, moved.shape[-1])
+
+
+def _back(rows, moved_shape, axis):
+    """Rows computed by ``_rows`` in the layout of the array they came from."""
+    a = rows.reshape(moved_shape)
+    return a if axis in (-1, len(moved_shape) - 1) else np.moveaxis(a, -1, axis)
 
 
 def _labels(label, soft_label, ignore_index, axis, n, work):
@@ -49,12 +60,11 @@ def softmax_with_cross_entropy(logits, label, soft_label=False, ignore_index=-10
     p = np.empty_like(x) if use_softmax else x
     loss = np.empty(x.shape[0], work)
     _loss.forward(x, p, loss, hard, soft, ignore_index, use_softmax)
-    moved = np.moveaxis(logits, axis, -1).shape
-    loss = np.moveaxis(loss.reshape(moved[:-1] + (1,)), -1, axis).astype(logits.dtype, copy=False)
+    moved = _last(logits, axis).shape
+    loss = _back(loss, moved[:-1] + (1,), axis).astype(logits.dtype, copy=False)
     if not use_softmax:
         return logits, loss
-    p = np.moveaxis(p.reshape(moved), -1, axis)
-    return np.ascontiguousarray(p, dtype=logits.dtype), loss
+    return np.ascontiguousarray(_back(p, moved, axis), dtype=logits.dtype), loss
 
 
 def softmax_with_cross_entropy_grad(softmax, label, loss_grad, soft_label=False,
@@ -71,8 +81,7 @@ def softmax_with_cross_entropy_grad(softmax, label, loss_grad, soft_label=False,
     g = _rows(loss_grad, axis, work).reshape(-1)
     dx = np.empty_like(p)
     _loss.backward(p, g, dx, hard, soft, ignore_index, use_softmax)
-    moved = np.moveaxis(softmax, axis, -1).shape
-    return np.ascontiguousarray(np.moveaxis(dx.reshape(moved), -1, axis), dtype=softmax.dtype)
+    return np.ascontiguousarray(_back(dx, _last(softmax, axis).shape, axis), dtype=softmax.dtype)
 
 
 KERNELS = {"softmax_with_cross_entropy": softmax_with_cross_entropy,

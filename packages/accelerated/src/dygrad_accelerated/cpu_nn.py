@@ -9,8 +9,39 @@ loop C-contiguous float32/float64 data, and is listed in the module's ``KERNELS`
 from __future__ import annotations
 
 import numpy as np
+from dygrad.kernels import KERNELS as _REF
 
-from ._nn import softmax_rows
+from ._nn import relu_flat, relu_grad_flat, softmax_rows
+
+
+def _flat(a, work):
+    """a as a C-contiguous vector of dtype ``work``."""
+    return np.ascontiguousarray(a, dtype=work).reshape(-1)
+
+
+def _work(dtype):
+    """The dtype the compiled loops use for ``dtype`` (float16 in float32), or None."""
+    return {"e": np.float32, "f": np.float32, "d": np.float64}.get(dtype.char)
+
+
+def relu(x):
+    """max(x, 0)"""
+    work = _work(x.dtype)
+    if work is None:
+        return _REF["relu"](x)
+    out = np.empty(x.shape, work)
+    relu_flat(_flat(x, work), out.reshape(-1))
+    return out.astype(x.dtype, copy=False)
+
+
+def relu_grad(out, out_grad):
+    """out_grad where out > 0, else 0"""
+    work = _work(out_grad.dtype)
+    if work is None or out.dtype != out_grad.dtype or out.shape != out_grad.shape:
+        return _REF["relu_grad"](out, out_grad)
+    dx = np.empty(out.shape, work)
+    relu_grad_flat(_flat(out, work), _flat(out_grad, work), dx.reshape(-1))
+    return dx.astype(out_grad.dtype, copy=False)
 
 
 def _along_last_axis(x, axis, take_log):
@@ -37,4 +68,4 @@ def log_softmax(x, axis=-1):
     return _along_last_axis(x, axis, True)
 
 
-KERNELS = {"softmax": softmax, "log_softmax": log_softmax}
+KERNELS = {"softmax": softmax, "log_softmax": log_softmax, "relu": relu, "relu_grad": relu_grad}
