@@ -7,6 +7,7 @@ nothing here indexes with negative numbers.
 
 from cython.parallel cimport prange
 from libc.math cimport exp, expf, log, logf
+from libc.stdint cimport int64_t
 
 ctypedef fused real:
     float
@@ -78,3 +79,16 @@ def relu_grad_flat(const real[::1] out, const real[::1] g, real[::1] dx):
     if out.shape[0]:
         with nogil:
             _relu_grad(&out[0], &g[0], &dx[0], out.shape[0])
+
+
+def embedding_grad_rows(const int64_t[::1] ids, const real[:, ::1] g, real[:, ::1] out):
+    """out[ids[p]] += g[p] for every position p, in order (one thread: ids repeat)."""
+    cdef Py_ssize_t p, j, dim = g.shape[1]
+    cdef real* row
+    if dim == 0:
+        return
+    with nogil:
+        for p in range(ids.shape[0]):
+            row = &out[ids[p], 0]
+            for j in range(dim):
+                row[j] += g[p, j]

@@ -8,6 +8,7 @@ go to the reference kernel, so nothing changes beyond rounding.
 from __future__ import annotations
 
 import numpy as np
+
 from dygrad.kernels import KERNELS as _REF
 from dygrad.kernels.loss import _check, _class_index
 

@@ -9,9 +9,11 @@ loop C-contiguous float32/float64 data, and is listed in the module's ``KERNELS`
 from __future__ import annotations
 
 import numpy as np
-from dygrad.kernels import KERNELS as _REF
 
-from ._nn import relu_flat, relu_grad_flat, softmax_rows
+from dygrad.kernels import KERNELS as _REF
+from dygrad.kernels.nn import _ids
+
+from ._nn import embedding_grad_rows, relu_flat, relu_grad_flat, softmax_rows
 
 
 def _flat(a, work):
@@ -44,6 +46,20 @@ def relu_grad(out, out_grad):
     return dx.astype(out_grad.dtype, copy=False)
 
 
+def embedding_grad(x, out_grad, num_embeddings=0, padding_idx=None):
+    """zeros [num_embeddings, dim] with out_grad's rows added at the ids x"""
+    work = _work(out_grad.dtype)
+    if work is None or out_grad.ndim != x.ndim + 1:
+        return _REF["embedding_grad"](x, out_grad, num_embeddings, padding_idx)
+    ids = _flat(_ids(x, num_embeddings), np.int64)
+    out = np.zeros((num_embeddings, out_grad.shape[-1]), work)
+    g = np.ascontiguousarray(out_grad, dtype=work).reshape(ids.size, out.shape[1])
+    embedding_grad_rows(ids, g, out)
+    if padding_idx is not None:
+        out[padding_idx] = 0
+    return out.astype(out_grad.dtype, copy=False)
+
+
 def _along_last_axis(x, axis, take_log):
     """Softmax or log_softmax along ``axis``: that axis is moved last (a copy when it is
     not), float16 is computed in float32 and rounded back."""
@@ -68,4 +84,5 @@ def log_softmax(x, axis=-1):
     return _along_last_axis(x, axis, True)
 
 
-KERNELS = {"softmax": softmax, "log_softmax": log_softmax, "relu": relu, "relu_grad": relu_grad}
+KERNELS = {"softmax": softmax, "log_softmax": log_softmax, "relu": relu, "relu_grad": relu_grad,
+           "embedding_grad": embedding_grad}

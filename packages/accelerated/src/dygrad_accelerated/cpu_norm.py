@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+
 from dygrad._core.ops.norm import channel_axis, uses_global_stats
 from dygrad.kernels import KERNELS as _REF
 from dygrad.kernels.norm import _validate

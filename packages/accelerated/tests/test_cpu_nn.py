@@ -1,4 +1,4 @@
-"""The compiled nn kernels (relu, relu_grad) against the reference kernels."""
+"""The compiled nn kernels (relu, relu_grad, embedding_grad) against the reference kernels."""
 
 import numpy as np
 import pytest
@@ -17,7 +17,7 @@ def _same(got, want):
 
 
 def test_compiled():
-    assert SOURCES["relu"] == SOURCES["relu_grad"] == "cython"
+    assert SOURCES["relu"] == SOURCES["relu_grad"] == SOURCES["embedding_grad"] == "cython"
 
 
 @pytest.mark.parametrize("dtype", FLOATS)
@@ -55,3 +55,29 @@ def test_integers_and_mixed_dtypes_go_to_the_reference():
     _same(cpu_nn.relu(x), REFERENCE["relu"](x))
     out, g = np.array([0.0, 1.0], np.float32), np.array([5.0, 6.0])
     _same(cpu_nn.relu_grad(out, g), REFERENCE["relu_grad"](out, g))
+
+
+@pytest.mark.parametrize("dtype", FLOATS)
+@pytest.mark.parametrize("ids_shape,n,dim,padding_idx", [
+    ((5,), 4, 3, None), ((2, 3), 5, 2, None), ((), 3, 4, None), ((0,), 4, 3, None),
+    ((4,), 3, 2, 1), ((64, 32), 50, 16, 0), ((3, 1), 2, 1, None)])
+def test_embedding_grad_matches_the_reference(dtype, ids_shape, n, dim, padding_idx):
+    rng = np.random.default_rng(2)
+    x = rng.integers(0, n, ids_shape).astype(np.int32 if dim == 2 else np.int64)
+    g = rng.normal(size=ids_shape + (dim,)).astype(dtype)
+    got = cpu_nn.embedding_grad(x, g, num_embeddings=n, padding_idx=padding_idx)
+    want = REFERENCE["embedding_grad"](x, g, num_embeddings=n, padding_idx=padding_idx)
+    assert got.dtype == want.dtype and got.shape == want.shape
+    tol = {np.float16: 2e-2, np.float32: 1e-5, np.float64: 1e-12}[dtype]
+    np.testing.assert_allclose(got.astype(np.float64), want.astype(np.float64), rtol=tol,
+                               atol=tol)
+
+
+def test_embedding_grad_non_contiguous_gradient_and_bad_ids():
+    rng = np.random.default_rng(3)
+    x = np.array([[0, 2], [2, 1], [0, 0]])
+    g = np.asfortranarray(rng.normal(size=(3, 2, 5)))
+    np.testing.assert_allclose(cpu_nn.embedding_grad(x, g, num_embeddings=3),
+                               REFERENCE["embedding_grad"](x, g, num_embeddings=3), rtol=1e-12)
+    with pytest.raises(ValueError, match=r"ids must be in \[0, 2\)"):
+        cpu_nn.embedding_grad(x, g, num_embeddings=2)
