@@ -46,8 +46,31 @@ def log_softmax_errors(rng):
                      "out of range")
 
 
+def _relu_grad_ref(out, out_grad):
+    """out_grad where out is positive, 0 where it is 0 (whatever out_grad holds there)."""
+    return np.select([out > 0], [out_grad], 0).astype(out_grad.dtype)
+
+
+def relu_grad_samples(dtype, rng):
+    """out as relu makes it (zeros included), each standard shape; an out_grad holding
+    inf/nan where out is 0 still gives 0 there."""
+    for shape in [(), (1,), (5,), (3, 4), (2, 0, 3), (2, 3, 4)]:
+        yield Sample((np.maximum(make(shape, dtype, rng), 0), make(shape, dtype, rng)), {},
+                     f"{shape}")
+    out = np.array([0.0, 1.5, 0.0, 2.0], dtype)
+    yield Sample((out, np.array([np.inf, 1.0, np.nan, -3.0], dtype)), {}, "inf/nan masked",
+                 grad=False)
+
+
+def relu_grad_errors(rng):
+    yield ErrorInput(Sample((make((2, 3), np.float32, rng), make((3, 2), np.float32, rng))),
+                     ValueError, r"out_grad has shape \[3, 2\] but out has \[2, 3\]")
+
+
 OPS = [
-    OpInfo("relu", lambda x: np.maximum(x, 0), unary_samples()),
+    OpInfo("relu", lambda x: np.maximum(x, 0), unary_samples(), gradgrad=True),
+    OpInfo("relu_grad", _relu_grad_ref, relu_grad_samples, gradgrad=True, grad_inputs=(1,),
+           errors=relu_grad_errors),
     OpInfo("softmax", _softmax_ref, softmax_samples, gradgrad=True, errors=softmax_errors),
     OpInfo("log_softmax", _log_softmax_ref, softmax_samples, gradgrad=True,
            errors=log_softmax_errors),

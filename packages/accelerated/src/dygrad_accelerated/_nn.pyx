@@ -7,6 +7,7 @@ nothing here indexes with negative numbers.
 
 from cython.parallel cimport prange
 from libc.math cimport exp, expf, log, logf
+from libc.stdint cimport int64_t
 
 ctypedef fused real:
     float
@@ -49,3 +50,45 @@ def softmax_rows(real[:, ::1] x, real[:, ::1] out, bint take_log):
         return
     with nogil:
         _rows(&x[0, 0], &out[0, 0], x.shape[0], x.shape[1], take_log)
+
+
+
+cdef void _relu(const real* x, real* out, Py_ssize_t n) noexcept nogil:
+    cdef Py_ssize_t j
+    for j in range(n):
+        out[j] = 0 if x[j] <= 0 else x[j]  # nan stays nan, as np.maximum
+
+
+cdef void _relu_grad(const real* out, const real* g, real* dx, Py_ssize_t n) noexcept nogil:
+    cdef Py_ssize_t j
+    cdef real v
+    for j in range(n):
+        v = g[j]  # read unconditionally, so the loop vectorizes as a select
+        dx[j] = v if out[j] > 0 else 0
+
+
+def relu_flat(const real[::1] x, real[::1] out):
+    """out = max(x, 0) elementwise, one thread (memory-bound: a team does not pay)."""
+    if x.shape[0]:
+        with nogil:
+            _relu(&x[0], &out[0], x.shape[0])
+
+
+def relu_grad_flat(const real[::1] out, const real[::1] g, real[::1] dx):
+    """dx = g where out > 0, else 0, one thread (memory-bound: a team does not pay)."""
+    if out.shape[0]:
+        with nogil:
+            _relu_grad(&out[0], &g[0], &dx[0], out.shape[0])
+
+
+def embedding_grad_rows(const int64_t[::1] ids, const real[:, ::1] g, real[:, ::1] out):
+    """out[ids[p]] += g[p] for every position p, in order (one thread: ids repeat)."""
+    cdef Py_ssize_t p, j, dim = g.shape[1]
+    cdef real* row
+    if dim == 0:
+        return
+    with nogil:
+        for p in range(ids.shape[0]):
+            row = &out[ids[p], 0]
+            for j in range(dim):
+                row[j] += g[p, j]

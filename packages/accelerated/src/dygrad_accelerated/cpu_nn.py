@@ -10,7 +10,54 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._nn import softmax_rows
+from dygrad.kernels import KERNELS as _REF
+from dygrad.kernels.nn import _ids
+
+from ._nn import embedding_grad_rows, relu_flat, relu_grad_flat, softmax_rows
+
+
+def _flat(a, work):
+    """a as a C-contiguous vector of dtype ``work``."""
+    return np.ascontiguousarray(a, dtype=work).reshape(-1)
+
+
+def _work(dtype):
+    """The dtype the compiled loops use for ``dtype`` (float16 in float32), or None."""
+    return {"e": np.float32, "f": np.float32, "d": np.float64}.get(dtype.char)
+
+
+def relu(x):
+    """max(x, 0)"""
+    work = _work(x.dtype)
+    if work is None:
+        return _REF["relu"](x)
+    out = np.empty(x.shape, work)
+    relu_flat(_flat(x, work), out.reshape(-1))
+    return out.astype(x.dtype, copy=False)
+
+
+def relu_grad(out, out_grad):
+    """out_grad where out > 0, else 0"""
+    work = _work(out_grad.dtype)
+    if work is None or out.dtype != out_grad.dtype or out.shape != out_grad.shape:
+        return _REF["relu_grad"](out, out_grad)
+    dx = np.empty(out.shape, work)
+    relu_grad_flat(_flat(out, work), _flat(out_grad, work), dx.reshape(-1))
+    return dx.astype(out_grad.dtype, copy=False)
+
+
+def embedding_grad(x, out_grad, num_embeddings=0, padding_idx=None):
+    """zeros [num_embeddings, dim] with out_grad's rows added at the ids x"""
+    work = _work(out_grad.dtype)
+    if work is None or out_grad.ndim != x.ndim + 1:
+        return _REF["embedding_grad"](x, out_grad, num_embeddings, padding_idx)
+    ids = _flat(_ids(x, num_embeddings), np.int64)
+    out = np.zeros((num_embeddings, out_grad.shape[-1]), work)
+    g = np.ascontiguousarray(out_grad, dtype=work).reshape(ids.size, out.shape[1])
+    embedding_grad_rows(ids, g, out)
+    if padding_idx is not None:
+        out[padding_idx] = 0
+    return out.astype(out_grad.dtype, copy=False)
 
 
 def _along_last_axis(x, axis, take_log):
@@ -37,4 +84,5 @@ def log_softmax(x, axis=-1):
     return _along_last_axis(x, axis, True)
 
 
-KERNELS = {"softmax": softmax, "log_softmax": log_softmax}
+KERNELS = {"softmax": softmax, "log_softmax": log_softmax, "relu": relu, "relu_grad": relu_grad,
+           "embedding_grad": embedding_grad}

@@ -15,6 +15,12 @@ def relu(x):
     return np.maximum(x, 0).astype(x.dtype, copy=False)
 
 
+@kernel
+def relu_grad(out, out_grad):
+    """out_grad where out > 0, else 0"""
+    return np.where(out > 0, out_grad, 0).astype(out_grad.dtype, copy=False)
+
+
 def _shifted(x, axis):
     """x - max(x) along axis (a 0-D x is one element), the stable start of (log-)softmax."""
     a = x.reshape(x.shape or (1,))

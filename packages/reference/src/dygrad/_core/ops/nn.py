@@ -13,12 +13,31 @@ from ..optable import Meta, OpDef, normalize_axes, register, same_meta
 
 
 def _relu_grad(ctx, g):
-    """Gradient passes where the output is positive."""
-    return ops.multiply(g, ops.cast(ops.greater_than(ctx["out"], ops.full_like(ctx["out"])),
-                                    dtype=g._data.dtype))
+    """Gradient passes where the output is positive (one fused row)."""
+    return ops.relu_grad(ctx["out"], g)
 
 
 register(OpDef("relu", ("x",), same_meta, "max(x, 0)", grad=_relu_grad, saves=("out",)))
+
+
+def _relu_grad_meta(out, out_grad):
+    if tuple(out_grad.shape) != tuple(out.shape):
+        raise ValueError(f"relu_grad: out_grad has shape {list(out_grad.shape)} but out has "
+                         f"{list(out.shape)}")
+    if out_grad.dtype.kind != "f":
+        raise TypeError(f"relu_grad: out_grad must be a floating-point tensor, got "
+                        f"{from_numpy(out_grad.dtype).name}")
+    return Meta(tuple(out_grad.shape), out_grad.dtype)
+
+
+def _relu_grad_grad(ctx, gg):
+    """Linear in out_grad with the same mask; piecewise constant in out (no gradient)."""
+    return None, ops.relu_grad(ctx["out"], gg)
+
+
+register(OpDef("relu_grad", ("out", "out_grad"), _relu_grad_meta,
+               "relu's input gradient from its output: out_grad where out > 0, else 0",
+               grad=_relu_grad_grad, saves=("out",), outputs=("x_grad",)))
 
 
 def _softmax_meta_for(op):

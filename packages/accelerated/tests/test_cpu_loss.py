@@ -1,0 +1,106 @@
+"""The compiled loss kernels against the reference kernels."""
+
+import numpy as np
+import pytest
+
+from dygrad.kernels import KERNELS as REFERENCE
+from dygrad_accelerated import cpu_loss
+from dygrad_accelerated.engine import SOURCES
+
+TOL = {np.float16: 2e-3, np.float32: 1e-5, np.float64: 1e-12}
+CASES = [((64, 10), -1), ((1, 7), -1), ((0, 5), -1), ((3, 5), 0), ((2, 3, 4), 1),
+         ((2, 3, 4), -3), ((5, 1), 1)]
+
+
+def _close(got, want, dtype):
+    assert got.dtype == want.dtype and got.shape == want.shape
+    tol = TOL[dtype]
+    np.testing.assert_allclose(got.astype(np.float64), want.astype(np.float64), rtol=tol,
+                               atol=tol)
+
+
+def _inputs(shape, axis, dtype, soft, rng, noncontig=False):
+    logits = rng.uniform(-5, 5, shape).astype(dtype)
+    if noncontig:
+        logits = np.asfortranarray(logits)
+    lshape = tuple(1 if i == axis % len(shape) else d for i, d in enumerate(shape))
+    if soft:
+        label = rng.uniform(0, 1, shape).astype(dtype)
+    else:
+        label = rng.integers(0, shape[axis], lshape)
+        label.reshape(-1)[::3] = -100  # some ignored entries
+    return logits, label, rng.normal(size=lshape).astype(dtype)
+
+
+def _both(name, *args, **kw):
+    return REFERENCE[name](*args, **kw), getattr(cpu_loss, name)(*args, **kw)
+
+
+def test_compiled():
+    assert SOURCES["softmax_with_cross_entropy"] == SOURCES["softmax_with_cross_entropy_grad"] \
+        == "cython"
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
+@pytest.mark.parametrize("shape,axis", CASES)
+@pytest.mark.parametrize("soft", [False, True])
+@pytest.mark.parametrize("use_softmax", [True, False])
+@pytest.mark.filterwarnings("ignore:overflow")  # float16 -label / p: inf in both kernels
+def test_forward_and_grad_match_the_reference(dtype, shape, axis, soft, use_softmax):
+    rng = np.random.default_rng(0)
+    logits, label, loss_grad = _inputs(shape, axis, dtype, soft, rng)
+    if not use_softmax:  # the input is already a distribution
+        logits = REFERENCE["softmax"](logits, axis=axis)
+    kw = {"soft_label": soft, "axis": axis, "use_softmax": use_softmax}
+    want, got = _both("softmax_with_cross_entropy", logits, label, **kw)
+    for g, w in zip(got, want):
+        _close(g, w, dtype)
+    want, got = _both("softmax_with_cross_entropy_grad", want[0], label, loss_grad, **kw)
+    _close(got, want, dtype)
+
+
+@pytest.mark.parametrize("soft", [False, True])
+def test_non_contiguous_inputs_and_int32_labels(soft):
+    rng = np.random.default_rng(1)
+    logits, label, loss_grad = _inputs((6, 4), -1, np.float32, soft, rng, noncontig=True)
+    if not soft:
+        label = label.astype(np.int32)
+    want, got = _both("softmax_with_cross_entropy", logits, label, soft_label=soft)
+    for g, w in zip(got, want):
+        _close(g, w, np.float32)
+    p = np.asfortranarray(want[0])
+    want, got = _both("softmax_with_cross_entropy_grad", p, label, loss_grad, soft_label=soft)
+    _close(got, want, np.float32)
+
+
+def test_a_custom_ignore_index():
+    rng = np.random.default_rng(2)
+    logits, label = rng.normal(size=(4, 3)), np.array([[2], [-1], [0], [-1]])
+    want, got = _both("softmax_with_cross_entropy", logits, label, ignore_index=-1)
+    np.testing.assert_allclose(got[0], want[0], rtol=1e-12)
+    np.testing.assert_allclose(got[1], want[1], rtol=1e-12)
+    assert got[1][1, 0] == got[1][3, 0] == 0
+    want, got = _both("softmax_with_cross_entropy_grad", want[0], label, np.ones((4, 1)),
+                      ignore_index=-1)
+    np.testing.assert_allclose(got, want, rtol=1e-12)
+    assert not got[1].any() and not got[3].any()
+
+
+@pytest.mark.parametrize("bad", [10, -3])
+def test_a_label_out_of_range_is_the_reference_error(bad):
+    logits = np.zeros((3, 10), np.float32)
+    label = np.array([[1], [bad], [2]])
+    for name, args in [("softmax_with_cross_entropy", (logits, label)),
+                       ("softmax_with_cross_entropy_grad", (logits, label,
+                                                             np.ones((3, 1), np.float32)))]:
+        with pytest.raises(IndexError, match=rf"label values must be in \[0, 10\).*got {bad}"):
+            getattr(cpu_loss, name)(*args)
+
+
+def test_mixed_dtypes_go_to_the_reference():
+    rng = np.random.default_rng(3)
+    logits, label = rng.normal(size=(4, 3)).astype(np.float32), np.array([[0], [1], [2], [1]])
+    p, _ = REFERENCE["softmax_with_cross_entropy"](logits, label)
+    g = np.ones((4, 1))  # float64 against float32 probabilities
+    np.testing.assert_array_equal(cpu_loss.softmax_with_cross_entropy_grad(p, label, g),
+                                  REFERENCE["softmax_with_cross_entropy_grad"](p, label, g))
