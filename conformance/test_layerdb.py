@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from layerdb import LAYERDB
 
 import dygrad
 from dygrad import nn
-from layerdb import LAYERDB
 
 # Exported Layer classes without an entry, and why.
 EXEMPT = {

@@ -2,8 +2,22 @@
 
 import numpy as np
 
-from . import (Case, adaptive_pool, affine, batch_norm, channels_last, conv, conv_transpose,
-               entry, group_norm, layer_norm, normalize, pool, rand, unary)
+from . import (
+    Case,
+    adaptive_pool,
+    affine,
+    batch_norm,
+    channels_last,
+    conv,
+    conv_transpose,
+    entry,
+    group_norm,
+    layer_norm,
+    normalize,
+    pool,
+    rand,
+    unary,
+)
 
 
 def _conv(last=False, **kw):

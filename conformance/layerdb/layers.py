@@ -4,7 +4,7 @@ import math
 
 import numpy as np
 
-from . import Case, entry, rand, sigmoid, softmax, log_softmax, softplus, unary, linear
+from . import Case, entry, linear, log_softmax, rand, sigmoid, softmax, softplus, unary
 
 X = rand((2, 3, 5))          # a generic input
 X4 = rand((1, 3, 4, 5))      # an image batch of one

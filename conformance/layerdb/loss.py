@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from . import Case, entry, log_softmax, rand, sigmoid, softplus
+from . import Case, entry, log_softmax, rand, softplus
 
 
 def _reduce(loss, reduction):
