@@ -29,7 +29,7 @@ EXEMPT = {
 
 CASES = [(name, i) for name in sorted(LAYERDB) for i in range(len(LAYERDB[name].cases))]
 IDS = [f"{n}-{i}-{LAYERDB[n].cases[i].desc or 'default'}".replace(" ", "_") for n, i in CASES]
-SMALL = 6      # tensors up to this size are differentiated elementwise
+SMALL = 4      # tensors up to this size are differentiated elementwise
 DIRECTIONS = 2  # random directions for larger ones
 
 
@@ -130,31 +130,41 @@ def test_gradients(engine, name, idx):
     which = case.grad_inputs if case.grad_inputs is not None else \
         [k for k, a in enumerate(arrays) if a.dtype.kind == "f"]
     for k in which:
-        _check_grad(f"input {k}", ts[k].grad, lambda d, k=k: _scalar(
-            layer, case, arrays[:k] + [arrays[k] + d] + arrays[k + 1:], vs), rng, case, name)
-    for p in params:
-        _check_grad(f"parameter {p.name}", p.grad,
-                    lambda d, p=p: _scalar_moved(layer, case, arrays, vs, p, d), rng, case, name)
+        _check_grad(f"input {k}", [ts[k]], lambda ds, k=k: _scalar(
+            layer, case, arrays[:k] + [arrays[k] + ds[0]] + arrays[k + 1:], vs), rng, case, name)
+    groups = [params] if case.joint_params else [[p] for p in params]
+    for group in groups:
+        _check_grad(f"parameters {[p.name for p in group]}", group,
+                    lambda ds, g=group: _scalar_moved(layer, case, arrays, vs, g, ds),
+                    rng, case, name)
 
 
-def _scalar_moved(layer, case, arrays, vs, p, d):
-    """The scalar with parameter p moved by d (restored afterwards)."""
-    orig = p.numpy().copy()
-    p.set_value(orig + d)
+def _scalar_moved(layer, case, arrays, vs, params, ds):
+    """The scalar with each parameter moved by its d (restored afterwards)."""
+    orig = [p.numpy().copy() for p in params]
+    for p, o, d in zip(params, orig, ds):
+        p.set_value(o + d)
     try:
         return _scalar(layer, case, arrays, vs)
     finally:
-        p.set_value(orig)
+        for p, o in zip(params, orig):
+            p.set_value(o)
 
 
-def _check_grad(what, grad, f, rng, case, name, eps=1e-6):
-    """Directional derivatives of f at 0 against the analytic gradient."""
-    assert grad is not None, f"{name} ({case.desc}): no gradient for {what}"
-    g = grad.numpy()
+def _check_grad(what, tensors, f, rng, case, name, eps=1e-6):
+    """Directional derivatives of f (a function of one displacement per tensor) at 0
+    against the analytic gradients: elementwise for one small tensor, else along random
+    directions."""
+    assert all(t.grad is not None for t in tensors), f"{name} ({case.desc}): no gradient for {what}"
+    gs = [t.grad.numpy() for t in tensors]
     rtol, atol = case.grad_tol
-    for d in _directions(g.shape, rng):
-        numeric = (f(eps * d) - f(-eps * d)) / (2 * eps)
-        analytic = float(np.sum(g * d))
+    if len(gs) == 1:
+        directions = [[d] for d in _directions(gs[0].shape, rng)]
+    else:
+        directions = [[rng.standard_normal(g.shape) for g in gs] for _ in range(DIRECTIONS)]
+    for ds in directions:
+        numeric = (f([eps * d for d in ds]) - f([-eps * d for d in ds])) / (2 * eps)
+        analytic = sum(float(np.sum(g * d)) for g, d in zip(gs, ds))
         assert abs(analytic - numeric) <= atol + rtol * abs(numeric), \
             f"{name} ({case.desc}) d/d {what}: {analytic} vs {numeric}"
 

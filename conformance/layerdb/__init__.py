@@ -39,6 +39,8 @@ class Case:
     grad: bool = True                           # run the gradient check
     grad_inputs: tuple | None = None            # inputs to differentiate (default: float ones)
     grad_tol: tuple = (1e-5, 1e-6)
+    joint_params: bool = False                  # check the parameters together along random
+                                                # directions (stacks of layers checked alone)
 
 
 @dataclass

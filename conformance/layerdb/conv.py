@@ -147,7 +147,7 @@ def _bn(last=False, eps=1e-5, running=False):
     return ref
 
 
-def _bn_cases(nd, shape, fmt_last):
+def _bn_cases(nd, shape):
     fmt = {1: "NLC", 2: "NHWC", 3: "NDHWC"}[nd]
     c = shape[1]
     last_shape = (shape[0],) + shape[2:] + (c,)
@@ -183,9 +183,9 @@ NORM = [
           Case({"num_channels": 3, "dtype": "float64", "data_layout": "NHWC"},
                rand((2, 2, 2, 3)), _bn(last=True), desc="NHWC")),
     entry("BatchNorm1D", Case({"num_features": 3}, rand((5, 3)), _bn(), desc="2-D input"),
-          *_bn_cases(1, (2, 3, 4), True)),
-    entry("BatchNorm2D", *_bn_cases(2, (2, 3, 3, 2), True)),
-    entry("BatchNorm3D", *_bn_cases(3, (2, 2, 2, 3, 2), True)),
+          *_bn_cases(1, (2, 3, 4))),
+    entry("BatchNorm2D", *_bn_cases(2, (2, 3, 3, 2))),
+    entry("BatchNorm3D", *_bn_cases(3, (2, 2, 2, 3, 2))),
     entry("LayerNorm",
           Case({"normalized_shape": 5}, rand((2, 3, 5)),
                lambda sd, x: layer_norm(x, sd["weight"], sd["bias"], 1)),

@@ -195,7 +195,7 @@ LAYERS = [
                 "normalize_before": True}, rand((1, 3, 4)),
                lambda sd, x: encoder_layer(sd, x, 2, pre=True), desc="normalize_before")),
     entry("TransformerEncoder",
-          Case({}, rand((2, 3, 4)), _encoder_ref(), build=_encoder),
+          Case({}, rand((2, 3, 4)), _encoder_ref(), build=_encoder, joint_params=True),
           Case({}, rand((1, 2, 4)), _encoder_ref(True, True), desc="pre-norm, final norm",
-               build=lambda nn: _encoder(nn, True, True))),
+               build=lambda nn: _encoder(nn, True, True), joint_params=True)),
 ]
