@@ -20,8 +20,12 @@ from . import (
 )
 
 
-def _conv(last=False, **kw):
+def _conv(last=False, pad=None, mode="constant", **kw):
+    """ref of a convolution layer; ``pad``: np.pad widths of the spatial axes applied first
+    (asymmetric padding, padding modes)."""
     def ref(sd, x):
+        if pad is not None:
+            x = np.pad(x, [(0, 0), (0, 0)] + pad, mode=mode)
         f = channels_last(conv) if last else conv
         return f(x, sd["weight"], sd.get("bias"), **kw)
     return ref
@@ -44,7 +48,9 @@ CONV = [
           Case(_c(4, 2, 2, stride=2, padding=1, dilation=2, groups=2), rand((1, 4, 9)),
                _conv(stride=2, padding=1, dilation=2, groups=2), desc="strided grouped"),
           Case(_c(2, 3, 3, data_format="NLC", bias_attr=False), rand((1, 6, 2)),
-               _conv(last=True), desc="NLC no bias")),
+               _conv(last=True), desc="NLC no bias"),
+          Case(_c(2, 2, 3, padding=2, padding_mode="replicate"), rand((1, 2, 5)),
+               _conv(pad=[(2, 2)], mode="edge"), desc="replicate padding")),
     entry("Conv2D",
           Case(_c(3, 2, 3), rand((2, 3, 5, 6)), _conv()),
           Case(_c(4, 6, (2, 3), stride=(2, 1), padding=1, groups=2), rand((1, 4, 5, 5)),
@@ -52,7 +58,14 @@ CONV = [
           Case(_c(2, 2, 2, dilation=2, data_format="NHWC"), rand((1, 5, 6, 2)),
                _conv(last=True, dilation=2), desc="NHWC dilation"),
           Case(_c(3, 3, 3, groups=3, padding=1, bias_attr=False), rand((1, 3, 4, 3)),
-               _conv(padding=1, groups=3), desc="depthwise")),
+               _conv(padding=1, groups=3), desc="depthwise"),
+          Case(_c(2, 3, 3, padding="same"), rand((1, 2, 4, 5)), _conv(padding=1), desc="same"),
+          Case(_c(2, 2, 3, padding=[1, 0, 2, 1]), rand((1, 2, 4, 5)),
+               _conv(pad=[(1, 0), (2, 1)]), desc="asymmetric padding"),
+          Case(_c(2, 2, 3, padding=1, padding_mode="reflect"), rand((1, 2, 4, 5)),
+               _conv(pad=[(1, 1), (1, 1)], mode="reflect"), desc="reflect padding"),
+          Case(_c(2, 2, 3, padding=1, padding_mode="circular"), rand((1, 2, 4, 5)),
+               _conv(pad=[(1, 1), (1, 1)], mode="wrap"), desc="circular padding")),
     entry("Conv3D",
           Case(_c(2, 2, 2), rand((1, 2, 3, 4, 3)), _conv()),
           Case(_c(2, 4, 2, stride=2, padding=1, groups=2), rand((2, 2, 3, 3, 3)),
@@ -80,6 +93,9 @@ P2 = rand((1, 2, 5, 7))
 
 POOL = [
     entry("MaxPool1D", Case({"kernel_size": 2}, P1, _pool("max", kernel=2)),
+          Case({"kernel_size": 2, "return_mask": True}, rand((2, 3, 6)), desc="return_mask",
+               ref=lambda sd, x: (pool(x, 2, kind="max"),
+                                  _argmax_mask_1d(x))),
           Case({"kernel_size": 3, "stride": 2, "padding": 1}, P1,
                _pool("max", kernel=3, stride=2, padding=1))),
     entry("MaxPool2D",
@@ -101,6 +117,8 @@ POOL = [
                _pool("avg", kernel=3, stride=2, padding=1), desc="exclusive padding"),
           Case({"kernel_size": 3, "stride": 2, "padding": 1, "exclusive": False}, P2,
                _pool("avg", kernel=3, stride=2, padding=1, exclusive=False)),
+          Case({"kernel_size": 2, "ceil_mode": True}, P2,
+               _pool("avg", kernel=2, ceil_mode=True), desc="ceil_mode"),
           Case({"kernel_size": 2, "divisor_override": 3}, P2,
                unary(lambda x: pool(x, 2, kind="avg") * 4 / 3), desc="divisor_override"),
           Case({"kernel_size": 2, "data_format": "NHWC"}, rand((1, 4, 5, 3)),
@@ -115,6 +133,13 @@ POOL = [
     entry("AdaptiveMaxPool2D", Case({"output_size": (3, 2)}, P2,
                                     unary(lambda x: adaptive_pool(x, (3, 2), "max")))),
 ]
+
+
+def _argmax_mask_1d(x):
+    """Index (along L) of each length-2 window's maximum."""
+    n, c, length = x.shape
+    k = x[..., :length // 2 * 2].reshape(n, c, -1, 2).argmax(-1)
+    return (np.arange(length // 2) * 2 + k).astype(np.int32)
 
 
 def _argmax_mask(x):
