@@ -39,19 +39,31 @@ W5 = np.array([0.5, 1.0, 2.0, 0.3, 1.2])
 
 
 def _ce(weight=None, ignore=-100, reduction="mean", axis=-1, smoothing=0.0):
+    """Hard labels; with label smoothing, the soft labels (1 - e) onehot + e / C."""
     def ref(sd, x, y):
-        logp = log_softmax(x, axis)
         if smoothing:
-            c = x.shape[axis]
-            onehot = np.moveaxis(np.eye(c)[y], -1, axis % x.ndim)
-            soft = (1 - smoothing) * onehot + smoothing / c
-            return _reduce(-(soft * logp).sum(axis), reduction)
-        return _weighted_nll(logp, y, weight, ignore, reduction, axis % x.ndim)
+            soft = (1 - smoothing) * np.eye(x.shape[-1])[y] + smoothing / x.shape[-1]
+            return _soft_ce(weight, reduction)(sd, x, soft)
+        return _weighted_nll(log_softmax(x, axis), y, weight, ignore, reduction, axis % x.ndim)
     return ref
 
 
-def _soft_ce(sd, x, y):
-    return (-(y * log_softmax(x)).sum(-1, keepdims=True)).mean()
+def _soft_ce(weight=None, reduction="mean"):
+    """-sum(y log softmax(x)) per sample; a class weight weighs each sample by sum(y w), and
+    'mean' divides by the sum of those weights."""
+    def ref(sd, x, y):
+        loss = -(y * log_softmax(x)).sum(-1, keepdims=True)
+        if weight is None:
+            return _reduce(loss, reduction)
+        wi = (y * weight).sum(-1, keepdims=True)
+        return (loss * wi).sum() / wi.sum() if reduction == "mean" else \
+            _reduce(loss * wi, reduction)
+    return ref
+
+
+def _probs_labels(rng):
+    p = rng.uniform(0.1, 1, (4, 5))
+    return p / p.sum(-1, keepdims=True), rng.integers(0, 5, (4,)).astype(np.int64)
 
 
 def _soft_inputs(rng):
@@ -161,10 +173,17 @@ LAYERS = [
                _ce(W5, 2), desc="weight ignore_index"),
           Case({"reduction": "none", "axis": 1}, _labels((2, 3), 5, logits=(2, 5, 3)),
                _ce(reduction="none", axis=1), desc="axis 1"),
-          Case({"soft_label": True}, _soft_inputs, _soft_ce, desc="soft labels",
-               grad_inputs=(0,)),  # as in Paddle, soft labels get no gradient
+          # as in Paddle, soft labels get no gradient
+          Case({"soft_label": True}, _soft_inputs, _soft_ce(), desc="soft labels",
+               grad_inputs=(0,)),
+          Case({"soft_label": True, "weight": W5}, _soft_inputs, _soft_ce(W5),
+               desc="soft labels weight", grad_inputs=(0,)),
           Case({"label_smoothing": 0.2, "reduction": "sum"}, _labels((4,), 5, logits=(4, 5)),
-               _ce(reduction="sum", smoothing=0.2), desc="label_smoothing")),
+               _ce(reduction="sum", smoothing=0.2), desc="label_smoothing"),
+          Case({"label_smoothing": 0.1, "weight": W5}, _labels((3,), 5, logits=(3, 5)),
+               _ce(W5, smoothing=0.1), desc="label_smoothing weight"),
+          Case({"use_softmax": False}, _probs_labels, desc="use_softmax=False",
+               ref=lambda sd, p, y: _weighted_nll(np.log(p), y, None, -100, "mean"))),
     entry("NLLLoss",
           Case({}, _labels((4,), 5, logits=(4, 5)),
                lambda sd, x, y: _weighted_nll(x, y, None, -100, "mean")),
@@ -177,7 +196,10 @@ LAYERS = [
     entry("BCEWithLogitsLoss", Case({}, _probs((3, 4), (3, 4)), _bce_logits()),
           Case({"pos_weight": np.array([1.0, 2.0, 0.5, 3.0]), "reduction": "sum"},
                _probs((3, 4), (3, 4)), _bce_logits(pos=np.array([1.0, 2.0, 0.5, 3.0]),
-                                                    reduction="sum"))),
+                                                    reduction="sum")),
+          Case({"weight": np.array([2.0, 0.5, 1.0, 1.5]), "pos_weight": np.array([3.0])},
+               _probs((2, 4), (2, 4)), _bce_logits(np.array([2.0, 0.5, 1.0, 1.5]),
+                                                    np.array([3.0])), desc="weight pos_weight")),
     entry("KLDivLoss", Case({}, _probs((3, 4), (3, 4)), _kl()),
           Case({"reduction": "batchmean"}, _probs((3, 4), (3, 4)), _kl("batchmean")),
           Case({"reduction": "sum", "log_target": True}, XY, _kl("sum", True))),
