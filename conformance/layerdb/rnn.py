@@ -55,22 +55,51 @@ def _zeros(step, n, h):
 
 
 def stacked(step, layers, dirs, hidden):
-    """ref of SimpleRNN/LSTM/GRU (batch major, zero initial states): final states stacked
-    as [layers * dirs, N, H] (h and c apart for the LSTM)."""
-    def ref(sd, x):
+    """ref of SimpleRNN/LSTM/GRU (batch major): inputs x [, h0 [, c0]] [, lengths]; initial
+    states default to zeros, final states are stacked as [layers * dirs, N, H] (h and c
+    apart for the LSTM). With lengths, each sequence runs alone over its own steps and its
+    outputs past them are zeros."""
+    def one(sd, x, init):
         finals = []
         for layer in range(layers):
             outs = []
             for d in range(dirs):
+                i = layer * dirs + d
+                if init:
+                    st = tuple(a[i] for a in init) if step is lstm_step else init[0][i]
+                else:
+                    st = _zeros(step, x.shape[0], hidden)
                 sfx = f"_l{layer}" + ("_reverse" if d else "")
-                out, st = run(step, sd, x, _zeros(step, x.shape[0], hidden), bool(d), sfx)
+                out, st = run(step, sd, x, st, bool(d), sfx)
                 outs.append(out)
                 finals.append(st)
             x = np.concatenate(outs, -1)
         if step is lstm_step:
             return x, (np.stack([f[0] for f in finals]), np.stack([f[1] for f in finals]))
         return x, np.stack(finals)
+
+    def ref(sd, x, *rest):
+        if not rest or rest[-1].dtype.kind not in "iu":
+            return one(sd, x, rest)
+        init, lengths = rest[:-1], rest[-1]
+        outs, finals = [], []
+        for n, length in enumerate(lengths):
+            out, fin = one(sd, x[n:n + 1, :length], [a[:, n:n + 1] for a in init])
+            outs.append(np.pad(out, [(0, 0), (0, x.shape[1] - length), (0, 0)]))
+            finals.append(fin)
+        out = np.concatenate(outs)
+        if step is lstm_step:
+            return out, tuple(np.concatenate([f[k] for f in finals], 1) for k in range(2))
+        return out, np.concatenate(finals, 1)
     return ref
+
+
+def _with_lengths(*state_shapes, lengths):
+    """inputs(rng): x [N, T, I], initial states and int64 sequence lengths."""
+    def gen(rng):
+        arrays = tuple(rng.uniform(-2, 2, s) for s in ((len(lengths), 4, 3),) + state_shapes)
+        return arrays + (np.array(lengths, dtype=np.int64),)
+    return gen
 
 
 def _cell(step):
@@ -170,16 +199,26 @@ LAYERS = [
     entry("SimpleRNN",
           Case({"input_size": 3, "hidden_size": 2}, SEQ, stacked(simple_step, 1, 1, 2)),
           Case({"input_size": 3, "hidden_size": 2, "num_layers": 2, "direction": "bidirect"},
-               rand((1, 4, 3)), stacked(simple_step, 2, 2, 2), desc="2 layers bidirect")),
+               rand((1, 4, 3)), stacked(simple_step, 2, 2, 2), desc="2 layers bidirect"),
+          Case({"input_size": 3, "hidden_size": 2}, _with_lengths(lengths=[3, 4, 1]),
+               stacked(simple_step, 1, 1, 2), pack=lambda t: (t[0], None, t[1]),
+               desc="sequence_length")),
     entry("LSTM",
           Case({"input_size": 3, "hidden_size": 2}, SEQ, stacked(lstm_step, 1, 1, 2)),
           Case({"input_size": 3, "hidden_size": 2, "num_layers": 2, "direction": "bidirect"},
-               SEQ, stacked(lstm_step, 2, 2, 2), desc="2 layers bidirect")),
+               SEQ, stacked(lstm_step, 2, 2, 2), desc="2 layers bidirect"),
+          Case({"input_size": 3, "hidden_size": 2, "num_layers": 2, "direction": "bidirect"},
+               _with_lengths((4, 3, 2), (4, 3, 2), lengths=[4, 2, 3]),
+               stacked(lstm_step, 2, 2, 2), pack=lambda t: (t[0], (t[1], t[2]), t[3]),
+               desc="initial states, sequence_length")),
     entry("GRU",
           Case({"input_size": 3, "hidden_size": 2, "num_layers": 2}, SEQ,
                stacked(gru_step, 2, 1, 2)),
           Case({"input_size": 3, "hidden_size": 2, "direction": "bidirectional"}, rand((1, 3, 3)),
-               stacked(gru_step, 1, 2, 2), desc="bidirectional")),
+               stacked(gru_step, 1, 2, 2), desc="bidirectional"),
+          Case({"input_size": 3, "hidden_size": 2, "direction": "bidirect"},
+               _with_lengths((2, 2, 2), lengths=[1, 4]), stacked(gru_step, 1, 2, 2),
+               desc="initial state, sequence_length")),
     entry("MultiHeadAttention",
           Case({"embed_dim": 4, "num_heads": 2}, rand((2, 3, 4), (2, 4, 4), (2, 4, 4)),
                lambda sd, q, k, v: attention(sd, q, k, v, 2)),
