@@ -1,5 +1,7 @@
 """Recurrent layers and the transformer encoder."""
 
+import math
+
 import numpy as np
 
 from . import Case, entry, layer_norm, linear, rand, sigmoid, softmax
@@ -17,12 +19,14 @@ def simple_step(p, x, state, sfx="", act=np.tanh):
 
 
 def lstm_step(p, x, state, sfx=""):
-    """Gates in Paddle's order i, f, g, o."""
+    """Gates in Paddle's order i, f, g, o; with a projection, h = (o tanh c) @ weight_ho."""
     h, c = state
     a, b = _gates(p, x, h, sfx)
     i, f, g, o = np.split(a + b, 4, -1)
     c = sigmoid(f) * c + sigmoid(i) * np.tanh(g)
     h = sigmoid(o) * np.tanh(c)
+    if "weight_ho" + sfx in p:
+        h = h @ p["weight_ho" + sfx]
     return h, (h, c)
 
 
@@ -133,7 +137,7 @@ def _birnn(sd, x):
 # attention and the encoder
 # ---------------------------------------------------------------------------
 
-def attention(p, q, k, v, heads, mask=None):
+def attention(p, q, k, v, heads, mask=None, weights=False):
     def proj(name, a):
         y = linear(a, p[name + ".weight"], p[name + ".bias"])
         return y.reshape(y.shape[0], y.shape[1], heads, -1).transpose(0, 2, 1, 3)
@@ -141,27 +145,37 @@ def attention(p, q, k, v, heads, mask=None):
     scores = qh @ kh.transpose(0, 1, 3, 2) / np.sqrt(qh.shape[-1])
     if mask is not None:
         scores = scores + mask
-    out = (softmax(scores) @ vh).transpose(0, 2, 1, 3).reshape(q.shape[0], q.shape[1], -1)
-    return linear(out, p["out_proj.weight"], p["out_proj.bias"])
+    probs = softmax(scores)
+    out = (probs @ vh).transpose(0, 2, 1, 3).reshape(q.shape[0], q.shape[1], -1)
+    out = linear(out, p["out_proj.weight"], p["out_proj.bias"])
+    return (out, probs) if weights else out
 
 
-def encoder_layer(p, x, heads, pre=False):
+def encoder_layer(p, x, heads, pre=False, act=lambda a: np.maximum(a, 0), mask=None):
     def ln(name, a):
         return layer_norm(a, p[name + ".weight"], p[name + ".bias"], 1)
 
     def ff(a):
-        h = np.maximum(linear(a, p["linear1.weight"], p["linear1.bias"]), 0)
+        h = act(linear(a, p["linear1.weight"], p["linear1.bias"]))
         return linear(h, p["linear2.weight"], p["linear2.bias"])
     att = _sub(p, "self_attn.")
     if pre:
-        x = x + attention(att, *(ln("norm1", x),) * 3, heads)
+        x = x + attention(att, *(ln("norm1", x),) * 3, heads, mask)
         return x + ff(ln("norm2", x))
-    x = ln("norm1", x + attention(att, x, x, x, heads))
+    x = ln("norm1", x + attention(att, x, x, x, heads, mask))
     return ln("norm2", x + ff(x))
 
 
+def _gelu(a):
+    return 0.5 * a * (1 + np.vectorize(math.erf)(a / math.sqrt(2)))
+
+
 def _mask(rng):
-    return np.where(rng.random((1, 1, 3, 4)) < 0.3, -1e9, 0.0)
+    """An additive mask [1, 1, 3, 4] keeping key 0 for every query (a fully masked row
+    puts every score at -1e9, where rounding swamps the finite differences)."""
+    m = np.where(rng.random((1, 1, 3, 4)) < 0.4, -1e9, 0.0)
+    m[..., 0] = 0
+    return m
 
 
 def _encoder(nn, pre=False, norm=False):
@@ -187,7 +201,9 @@ LAYERS = [
                desc="relu, zero state")),
     entry("LSTMCell", Case({"input_size": 3, "hidden_size": 2}, rand((2, 3), (2, 2), (2, 2)),
                            _cell(lstm_step), pack=lambda t: (t[0], (t[1], t[2]))),
-          Case({"input_size": 2, "hidden_size": 3}, rand((1, 2)), _cell(lstm_step))),
+          Case({"input_size": 2, "hidden_size": 3}, rand((1, 2)), _cell(lstm_step)),
+          Case({"input_size": 3, "hidden_size": 4, "proj_size": 2}, rand((2, 3), (2, 2), (2, 4)),
+               _cell(lstm_step), pack=lambda t: (t[0], (t[1], t[2])), desc="proj_size")),
     entry("GRUCell", Case({"input_size": 3, "hidden_size": 2}, rand((3, 3), (3, 2)),
                           _cell(gru_step))),
     entry("RNN",
@@ -226,13 +242,22 @@ LAYERS = [
               rng.uniform(-2, 2, (1, 3, 4)), rng.uniform(-2, 2, (1, 4, 4)),
               rng.uniform(-2, 2, (1, 4, 4)), _mask(rng)),
                lambda sd, q, k, v, m: attention(sd, q, k, v, 1, m), grad_inputs=(0, 1, 2),
-               desc="additive mask")),
+               desc="additive mask"),
+          Case({"embed_dim": 4, "num_heads": 2, "kdim": 3, "vdim": 5, "need_weights": True},
+               rand((1, 2, 4), (1, 3, 3), (1, 3, 5)),
+               lambda sd, q, k, v: attention(sd, q, k, v, 2, weights=True),
+               desc="kdim vdim need_weights")),
     entry("TransformerEncoderLayer",
           Case({"d_model": 4, "nhead": 2, "dim_feedforward": 6, "dropout": 0.0},
                rand((2, 3, 4)), lambda sd, x: encoder_layer(sd, x, 2)),
           Case({"d_model": 4, "nhead": 2, "dim_feedforward": 6, "dropout": 0.0,
                 "normalize_before": True}, rand((1, 3, 4)),
-               lambda sd, x: encoder_layer(sd, x, 2, pre=True), desc="normalize_before")),
+               lambda sd, x: encoder_layer(sd, x, 2, pre=True), desc="normalize_before"),
+          Case({"d_model": 4, "nhead": 2, "dim_feedforward": 6, "dropout": 0.3,
+                "activation": "gelu"}, lambda rng: (rng.uniform(-2, 2, (2, 3, 4)),
+                                                    _mask(rng)[..., :3]),
+               lambda sd, x, m: encoder_layer(sd, x, 2, act=_gelu, mask=m), train=False,
+               grad_inputs=(0,), desc="eval: no dropout, gelu, src_mask")),
     entry("TransformerEncoder",
           Case({}, rand((2, 3, 4)), _encoder_ref(), build=_encoder, joint_params=True),
           Case({}, rand((1, 2, 4)), _encoder_ref(True, True), desc="pre-norm, final norm",
