@@ -4,7 +4,7 @@ import math
 
 import numpy as np
 
-from . import Case, entry, linear, log_softmax, rand, sigmoid, softmax, softplus, unary
+from . import Case, adaptive_pool, entry, linear, log_softmax, rand, sigmoid, softmax, softplus, unary
 
 X = rand((2, 3, 5))          # a generic input
 X4 = rand((1, 3, 4, 5))      # an image batch of one
@@ -267,6 +267,30 @@ def _bilinear_resize(size, align_corners, align_mode=0):
     return ref
 
 
+def _cubic_weights(t, a=-0.75):
+    """Keys' cubic convolution weights of the 4 neighbours at offsets -1, 0, 1, 2."""
+    def near(d):
+        return ((a + 2) * d - (a + 3)) * d * d + 1
+
+    def far(d):
+        return ((d - 5) * d + 8) * d * a - 4 * a
+    return [far(t + 1), near(t), near(1 - t), far(2 - t)]
+
+
+def _bicubic(size, align_corners):
+    def ref(sd, x):
+        for ax, n in zip((2, 3), size):
+            inp = x.shape[ax]
+            i = np.arange(n, dtype=np.float64)
+            src = i * (inp - 1) / (n - 1) if align_corners else (i + 0.5) * inp / n - 0.5
+            base = np.floor(src).astype(int)
+            w = _cubic_weights((src - base).reshape((-1,) + (1,) * (x.ndim - ax - 1)))
+            x = sum(wk * np.take(x, np.clip(base + k - 1, 0, inp - 1), ax)
+                    for k, wk in enumerate(w))
+        return x
+    return ref
+
+
 def _nearest(size):
     def ref(sd, x):
         for ax, n in zip(range(2, 2 + len(size)), size):
@@ -295,7 +319,17 @@ VISION = [
           Case({"size": [6, 7], "mode": "bilinear", "align_mode": 1}, X4,
                _bilinear_resize((6, 7), False, 1)),
           Case({"size": [7], "mode": "linear", "data_format": "NCW"}, rand((2, 3, 4)),
-               lambda sd, x: _linear_axis(x, 2, 7, False))),
+               lambda sd, x: _linear_axis(x, 2, 7, False)),
+          Case({"size": [3, 5, 4], "mode": "trilinear"}, rand((1, 2, 2, 3, 3)),
+               lambda sd, x: _linear_axis(_linear_axis(_linear_axis(x, 2, 3, False), 3, 5, False),
+                                          4, 4, False)),
+          Case({"size": [6, 7], "mode": "bicubic"}, X4, _bicubic((6, 7), False)),
+          Case({"size": [5, 3], "mode": "bicubic", "align_corners": True}, X4,
+               _bicubic((5, 3), True)),
+          Case({"size": [2, 3], "mode": "area"}, X4,
+               unary(lambda x: adaptive_pool(x, (2, 3)))),
+          Case({"size": [5, 7], "data_format": "NHWC"}, X4,
+               lambda sd, x: np.moveaxis(_nearest((5, 7))(sd, np.moveaxis(x, -1, 1)), 1, -1))),
     entry("UpsamplingNearest2D", Case({"size": [6, 7]}, X4, _nearest((6, 7)))),
     entry("UpsamplingBilinear2D", Case({"scale_factor": 2}, X4, _bilinear_resize((8, 10), True))),
     entry("PixelShuffle", Case({"upscale_factor": 2}, rand((1, 8, 2, 3)), unary(
