@@ -69,7 +69,9 @@ CONV = [
     entry("Conv3D",
           Case(_c(2, 2, 2), rand((1, 2, 3, 4, 3)), _conv()),
           Case(_c(2, 4, 2, stride=2, padding=1, groups=2), rand((2, 2, 3, 3, 3)),
-               _conv(stride=2, padding=1, groups=2))),
+               _conv(stride=2, padding=1, groups=2)),
+          Case(_c(2, 3, (1, 2, 2), data_format="NDHWC"), rand((1, 2, 3, 3, 2)),
+               _conv(last=True), desc="NDHWC")),
     entry("Conv1DTranspose",
           Case(_c(2, 3, 3), rand((2, 2, 5)), _convt()),
           Case(_c(4, 2, 3, stride=2, padding=1, output_padding=1, groups=2, dilation=1),
@@ -80,7 +82,10 @@ CONV = [
                rand((2, 2, 3, 3)), _convt(stride=2, padding=1, output_padding=1, groups=2),
                desc="stride/padding/output_padding/groups"),
           Case(_c(2, 3, 2, dilation=2, data_format="NHWC"), rand((1, 3, 4, 2)),
-               _convt(last=True, dilation=2), desc="NHWC dilation")),
+               _convt(last=True, dilation=2), desc="NHWC dilation"),
+          # output_size 8 x 6 instead of 7 x 5: one extra row and column (output_padding)
+          Case(_c(2, 2, 3, stride=2), rand((1, 2, 3, 2)), _convt(stride=2, output_padding=1),
+               call={"output_size": [8, 6]}, desc="output_size")),
 ]
 
 
@@ -131,7 +136,9 @@ POOL = [
     entry("AdaptiveMaxPool1D", Case({"output_size": 3}, P1,
                                     unary(lambda x: adaptive_pool(x, 3, "max")))),
     entry("AdaptiveMaxPool2D", Case({"output_size": (3, 2)}, P2,
-                                    unary(lambda x: adaptive_pool(x, (3, 2), "max")))),
+                                    unary(lambda x: adaptive_pool(x, (3, 2), "max"))),
+          Case({"output_size": 2, "return_mask": True}, rand((1, 2, 4, 4)), desc="return_mask",
+               ref=lambda sd, x: (adaptive_pool(x, 2, "max"), _argmax_mask(x)))),
 ]
 
 
