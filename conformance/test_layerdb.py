@@ -42,24 +42,26 @@ def _float64():
 
 
 def _flat(out):
+    """The tensors (arrays) of a nested output, in order."""
     if isinstance(out, (tuple, list)):
         return [a for o in out for a in _flat(o)]
     return [out]
 
 
-def _make(case, seed=0):
-    dygrad.seed(seed)
+def _make(name, case):
+    """The layer of a case (seeded initialisation; array arguments become tensors), in
+    train or eval mode."""
+    dygrad.seed(0)
     kwargs = {k: dygrad.to_tensor(v) if isinstance(v, np.ndarray) else v
               for k, v in case.kwargs.items()}
-    layer = case.build(nn) if case.build else getattr(nn, _name_of(case))(**kwargs)
+    layer = case.build(nn) if case.build else getattr(nn, name)(**kwargs)
     if case.setup:
         case.setup(layer, np.random.default_rng(1))
-    layer.train() if case.train else layer.eval()
+    if case.train:
+        layer.train()
+    else:
+        layer.eval()
     return layer
-
-
-def _name_of(case):
-    return next(n for n, info in LAYERDB.items() if any(c is case for c in info.cases))
 
 
 def _forward(layer, case, arrays, requires_grad=False):
@@ -72,14 +74,14 @@ def _forward(layer, case, arrays, requires_grad=False):
 
 
 def _numpy_state(layer):
-    return {k: v.numpy() for k, v in layer.state_dict().items()}
+    return {k: v.numpy().copy() for k, v in layer.state_dict().items()}
 
 
 @pytest.mark.parametrize("name,idx", CASES, ids=IDS)
 def test_forward(engine, name, idx):
     case = LAYERDB[name].cases[idx]
     arrays = case.inputs(np.random.default_rng(idx))
-    layer = _make(case)
+    layer = _make(name, case)
     sd = _numpy_state(layer)
     outs, _ = _forward(layer, case, arrays)
     actual = [o.numpy() for o in outs]
@@ -96,15 +98,22 @@ def test_forward(engine, name, idx):
         else:
             assert a.dtype == np.float64, f"{msg}: dtype {a.dtype}"
             np.testing.assert_allclose(a, e, rtol=case.tol[0], atol=case.tol[1], err_msg=msg)
+    if case.state is not None:
+        after = _numpy_state(layer)
+        for key, value in case.state(sd, *arrays).items():
+            np.testing.assert_allclose(after[key], value, rtol=case.tol[0], atol=case.tol[1],
+                                       err_msg=f"{name} case {idx}: state {key}")
 
 
 def _scalar(layer, case, arrays, vs):
+    """sum(out * v) over the float outputs, without recording."""
     with dygrad.no_grad():
         outs, _ = _forward(layer, case, arrays)
     return sum(float(np.sum(o.numpy() * v)) for o, v in zip(outs, vs) if v is not None)
 
 
 def _directions(shape, rng):
+    """The unit vectors of a small tensor, else DIRECTIONS random directions."""
     size = int(np.prod(shape))
     if size <= SMALL:
         return list(np.eye(size).reshape((size,) + tuple(shape)))
@@ -120,7 +129,7 @@ def test_gradients(engine, name, idx):
     case = LAYERDB[name].cases[idx]
     rng = np.random.default_rng(100 + idx)
     arrays = list(case.inputs(np.random.default_rng(idx)))
-    layer = _make(case)
+    layer = _make(name, case)
     params = [p for p in layer.parameters() if not p.stop_gradient]
     outs, ts = _forward(layer, case, arrays, requires_grad=True)
     vs = [rng.standard_normal(o.shape) if o.dtype in (dygrad.float64, dygrad.float32) else None

@@ -35,6 +35,8 @@ class Case:
     build: Callable | None = None               # build(nn) -> layer, for layers made of layers
     setup: Callable | None = None               # setup(layer, rng): e.g. running statistics
     check: Callable | None = None               # random layers: check(out, inputs, layer)
+    state: Callable | None = None               # state(sd, *inputs) -> {name: value} of the
+                                                # state_dict after the forward (running stats)
     tol: tuple = (1e-10, 1e-10)                 # (rtol, atol) of the forward check
     grad: bool = True                           # run the gradient check
     grad_inputs: tuple | None = None            # inputs to differentiate (default: float ones)

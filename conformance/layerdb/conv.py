@@ -179,16 +179,27 @@ def _bn(last=False, eps=1e-5, running=False):
     return ref
 
 
+def _running_update(momentum=0.9, last=False):
+    """Running statistics after a training forward: momentum * old + (1 - momentum) *
+    batch statistic (Paddle keeps the biased batch variance)."""
+    def state(sd, x):
+        axes = tuple(range(x.ndim - 1)) if last else (0,) + tuple(range(2, x.ndim))
+        return {"_mean": momentum * sd["_mean"] + (1 - momentum) * x.mean(axes),
+                "_variance": momentum * sd["_variance"] + (1 - momentum) * x.var(axes)}
+    return state
+
+
 def _bn_cases(nd, shape):
     fmt = {1: "NLC", 2: "NHWC", 3: "NDHWC"}[nd]
     c = shape[1]
     last_shape = (shape[0],) + shape[2:] + (c,)
     return [
-        Case({"num_features": c}, rand(shape), _bn(), desc="train"),
+        Case({"num_features": c, "momentum": 0.8}, rand(shape), _bn(), desc="train",
+             state=_running_update(0.8)),
         Case({"num_features": c, "epsilon": 1e-3}, rand(shape), _bn(eps=1e-3, running=True),
              train=False, setup=_running_stats, desc="eval"),
         Case({"num_features": c, "data_format": fmt}, rand(last_shape), _bn(last=True),
-             desc=fmt),
+             desc=fmt, state=_running_update(last=True)),
         Case({"num_features": c, "use_global_stats": True}, rand(shape), _bn(running=True),
              setup=_running_stats, desc="use_global_stats in train"),
     ]
@@ -209,16 +220,20 @@ def _lrn(size, alpha=1e-4, beta=0.75, k=1.0):
 NORM = [
     entry("BatchNorm",
           # the old API makes its parameters in its own ``dtype`` argument
-          Case({"num_channels": 3, "dtype": "float64"}, rand((4, 3, 2, 2)), _bn(), desc="train"),
+          Case({"num_channels": 3, "dtype": "float64"}, rand((4, 3, 2, 2)), _bn(), desc="train",
+               state=_running_update()),
           Case({"num_channels": 3, "dtype": "float64"}, rand((1, 3, 3)), _bn(running=True),
                train=False, setup=_running_stats, desc="eval"),
           Case({"num_channels": 3, "dtype": "float64", "data_layout": "NHWC"},
                rand((2, 2, 2, 3)), _bn(last=True), desc="NHWC")),
-    entry("BatchNorm1D", Case({"num_features": 3}, rand((5, 3)), _bn(), desc="2-D input"),
+    entry("BatchNorm1D", Case({"num_features": 3}, rand((5, 3)), _bn(), desc="2-D input",
+                              state=_running_update()),
           *_bn_cases(1, (2, 3, 4))),
     entry("BatchNorm2D", *_bn_cases(2, (2, 3, 3, 2))),
     entry("BatchNorm3D", *_bn_cases(3, (2, 2, 2, 3, 2))),
     entry("LayerNorm",
+          Case({"normalized_shape": 4, "weight_attr": False, "bias_attr": False},
+               rand((3, 4)), lambda sd, x: normalize(x, (1,), 1e-5), desc="no affine"),
           Case({"normalized_shape": 5}, rand((2, 3, 5)),
                lambda sd, x: layer_norm(x, sd["weight"], sd["bias"], 1)),
           Case({"normalized_shape": [3, 4], "epsilon": 1e-3}, rand((1, 2, 3, 4)),
@@ -229,7 +244,10 @@ NORM = [
           Case({"num_groups": 2, "num_channels": 4}, rand((2, 4, 3, 2)),
                lambda sd, x: group_norm(x, 2, sd["weight"], sd["bias"])),
           Case({"num_groups": 3, "num_channels": 3, "epsilon": 1e-3}, rand((1, 3, 5)),
-               lambda sd, x: group_norm(x, 3, sd["weight"], sd["bias"], 1e-3))),
+               lambda sd, x: group_norm(x, 3, sd["weight"], sd["bias"], 1e-3)),
+          Case({"num_groups": 2, "num_channels": 4, "data_format": "NHWC"}, rand((1, 2, 3, 4)),
+               lambda sd, x: np.moveaxis(group_norm(np.moveaxis(x, -1, 1), 2, sd["weight"],
+                                                    sd["bias"]), 1, -1), desc="NHWC")),
     entry("InstanceNorm1D", Case({"num_features": 3}, rand((2, 3, 5)), _inorm)),
     entry("InstanceNorm2D", Case({"num_features": 2}, rand((1, 2, 3, 4)), _inorm),
           Case({"num_features": 2, "epsilon": 1e-2}, rand((2, 2, 3, 3)),
