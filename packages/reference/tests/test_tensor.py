@@ -261,3 +261,12 @@ def test_gpu_needs_the_accelerated_engine():
 def test_unknown_device():
     with pytest.raises(ValueError, match="device"):
         paddle.set_device("tpu")
+
+
+def test_numpy_is_a_copy_as_in_paddle():
+    t = paddle.to_tensor([1.0, 2.0])
+    a = t.numpy()
+    a[0] = 5.0
+    t.set_value(np.array([3.0, 4.0], np.float32))
+    np.testing.assert_array_equal(a, [5.0, 2.0])
+    np.testing.assert_array_equal(t.numpy(), [3.0, 4.0])

@@ -13,6 +13,9 @@ ctypedef fused real:
     float
     double
 
+cdef enum:
+    PARALLEL_MIN = 32768  # fewer elements than this: one thread (a team costs more)
+
 
 cdef inline void _softmax_row(const real* x, real* out, Py_ssize_t n, bint take_log) noexcept nogil:
     cdef Py_ssize_t j
@@ -40,8 +43,12 @@ cdef inline void _softmax_row(const real* x, real* out, Py_ssize_t n, bint take_
 cdef void _rows(const real* x, real* out, Py_ssize_t rows, Py_ssize_t n,
                 bint take_log) noexcept nogil:
     cdef Py_ssize_t i
-    for i in prange(rows, schedule="static"):
-        _softmax_row(x + i * n, out + i * n, n, take_log)
+    if rows * n < PARALLEL_MIN:
+        for i in range(rows):
+            _softmax_row(x + i * n, out + i * n, n, take_log)
+    else:
+        for i in prange(rows, schedule="static"):
+            _softmax_row(x + i * n, out + i * n, n, take_log)
 
 
 def softmax_rows(real[:, ::1] x, real[:, ::1] out, bint take_log):

@@ -125,12 +125,17 @@ class Tensor:
 
     # -- conversion --------------------------------------------------------------------
     def numpy(self) -> np.ndarray:
+        """A NumPy copy of the values (as Paddle: later changes of the tensor do not show)."""
         from .engine import current
-        return current().to_numpy(self._data)
+        a = current().to_numpy(self._data)
+        return a.copy() if a is self._data else a
 
     def __array__(self, dtype=None, copy=None):
-        a = self.numpy()
-        return a.astype(dtype) if dtype is not None else a
+        from .engine import current
+        a = current().to_numpy(self._data)
+        if dtype is not None:
+            return a.astype(dtype)
+        return a.copy() if copy else a
 
     def item(self, *args):
         a = self.numpy()
