@@ -16,13 +16,18 @@ called *accumulators*. ``step()`` updates every parameter that has a gradient:
    the gradient, the learning rate (times the parameter's multiplier,
    ``ParamAttr(learning_rate=...)`` or its group's ``'learning_rate'``) and the
    accumulators, and updates them in place; the parameter's version is bumped.
+
+A step costs little more than its kernels: the rate is read once per group, and the
+update op's kernel runs directly on the arrays (see :meth:`Optimizer._run_op`).
 """
 
 from __future__ import annotations
 
+from .._core import dispatch
 from .._core.autograd import no_grad
 from .._core.creation import to_array
 from .._core.dispatch import ops
+from .._core.optable import TABLE
 from .._core.tensor import Tensor
 from ..nn.clip import ClipGradBase
 from ..regularizer import L2Decay, WeightDecayRegularizer
@@ -161,12 +166,13 @@ class Optimizer:
                             f"LRScheduler, but received {type(scheduler)}.")
         self._learning_rate = scheduler
 
-    def _param_lr(self, p):
+    def _param_lr(self, p, rate=None):
         """The learning rate of ``p`` as a one-element tensor of its dtype: the global rate
-        times the parameter's multiplier, each first cast to that dtype."""
+        (``rate``, else ``get_lr()``) times the parameter's multiplier, each first cast to
+        that dtype."""
         mult = (getattr(p, "optimize_attr", None) or {}).get("learning_rate", 1.0)
         dtype = p._data.dtype
-        key = (self.get_lr(), mult, dtype)
+        key = (self.get_lr() if rate is None else rate, mult, dtype)
         lr = self._lr_cache.get(key)
         if lr is None:
             value = dtype.type(key[0])
@@ -210,8 +216,9 @@ class Optimizer:
         clip = group["grad_clip"]
         if clip is not None and params_grads:
             params_grads = clip(params_grads)
+        rate = self.get_lr()  # once per step: a scheduler's call is not free
         for p, g in params_grads:
-            self._update(p, self._regularized_grad(p, g), self._param_lr(p), group)
+            self._update(p, self._regularized_grad(p, g), self._param_lr(p, rate), group)
 
     def _regularizer(self, p):
         """The regularizer that applies to ``p``: its own, else the optimizer's."""
@@ -230,12 +237,23 @@ class Optimizer:
     def _run_op(self, op_name, p, grad, lr, accumulators, **attrs):
         """Run update op ``op_name`` of the table. Its kernel writes into the parameter's
         and the accumulators' arrays; an engine that returns new arrays instead is followed
-        by rebinding them."""
-        outs = getattr(ops, op_name)(p, grad, lr, *accumulators, **attrs)
-        outs = outs if isinstance(outs, tuple) else (outs,)
+        by rebinding them.
+
+        This is ``ops.<op_name>(p, grad, lr, *accumulators, **attrs)`` without the Tensors
+        that would wrap the outputs, which are the inputs again: the engine's kernel runs
+        on the arrays, and a failure is explained by the row's ``infer_meta`` as ``apply``
+        does (an update is not differentiable, so there is nothing to record)."""
+        arrays = [p._data, grad._data, lr._data, *[t._data for t in accumulators]]
+        try:
+            outs = dispatch._kernels[op_name](*arrays, **attrs)
+        except Exception as exc:
+            dispatch._explain(TABLE[op_name], exc, arrays, attrs)
+            raise
+        if type(outs) is not tuple:
+            outs = (outs,)
         for t, out in zip((p, *accumulators), outs):
-            if out._data is not t._data:
-                t._data = out._data
+            if out is not t._data:
+                t._data = dispatch._ensure(out)
         p._bump()
 
     def clear_grad(self, set_to_zero=True):
