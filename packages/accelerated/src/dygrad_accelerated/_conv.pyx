@@ -129,30 +129,29 @@ cdef void _max_pool(const real* x, real* out, int* mask, Py_ssize_t planes, Py_s
                     Py_ssize_t w, Py_ssize_t kh, Py_ssize_t kw, Py_ssize_t sh, Py_ssize_t sw,
                     Py_ssize_t ph, Py_ssize_t pw, Py_ssize_t oh, Py_ssize_t ow,
                     real lowest) noexcept nogil:
-    cdef Py_ssize_t p, y, o, i, j, iy, ix, at
+    cdef Py_ssize_t p, y, o, i, j, iy, ix, ylo, yhi, xlo, xhi, at
     cdef real best, v
     cdef const real* img
     for p in prange(planes, schedule="static"):
         img = x + p * h * w
         for y in range(oh):
+            iy = y * sh - ph
+            ylo = iy if iy > 0 else 0
+            yhi = iy + kh if iy + kh < h else h
             for o in range(ow):
-                best = -INFINITY
-                at = -1
-                iy = y * sh - ph
                 ix = o * sw - pw
-                if iy >= 0 and ix >= 0:   # the first position, where a window of -inf points
-                    if iy < h and ix < w:
-                        at = iy * w + ix
-                for i in range(kh):
-                    if iy + i < 0 or iy + i >= h:
-                        continue
-                    for j in range(kw):
-                        if ix + j < 0 or ix + j >= w:
-                            continue
-                        v = img[(iy + i) * w + ix + j]
+                xlo = ix if ix > 0 else 0
+                xhi = ix + kw if ix + kw < w else w
+                best = -INFINITY
+                at = -1                   # where a window with nothing above -inf points:
+                if iy >= 0 and ix >= 0 and iy < h and ix < w:       # its first position
+                    at = iy * w + ix
+                for i in range(ylo, yhi):
+                    for j in range(xlo, xhi):
+                        v = img[i * w + j]
                         if v > best:
                             best = v
-                            at = (iy + i) * w + ix + j
+                            at = i * w + j
                 out[(p * oh + y) * ow + o] = best if at >= 0 else lowest
                 mask[(p * oh + y) * ow + o] = <int>at
 
