@@ -20,18 +20,22 @@ ctypedef fused index_t:
     long long
 
 
-cdef inline void _span(Py_ssize_t off, Py_ssize_t stride, Py_ssize_t size, Py_ssize_t out,
-                       Py_ssize_t* lo, Py_ssize_t* hi) noexcept nogil:
-    """[lo, hi): the outputs o in [0, out) whose read o * stride + off lies in [0, size)."""
-    cdef Py_ssize_t a = 0, b = 0
+cdef inline Py_ssize_t _lo(Py_ssize_t off, Py_ssize_t stride, Py_ssize_t out) noexcept nogil:
+    """The first output o in [0, out] whose read o * stride + off is not before 0."""
+    cdef Py_ssize_t a = 0
     if off < 0:
         a = (-off + stride - 1) // stride
+    return a if a < out else out
+
+
+cdef inline Py_ssize_t _hi(Py_ssize_t off, Py_ssize_t stride, Py_ssize_t size, Py_ssize_t out,
+                           Py_ssize_t lo) noexcept nogil:
+    """The end (>= lo) of the outputs from lo on whose read o * stride + off is before size."""
+    cdef Py_ssize_t b = 0
     if size - 1 - off >= 0:
         b = (size - 1 - off) // stride + 1
-    lo[0] = a if a < out else out
-    hi[0] = b if b < out else out
-    if hi[0] < lo[0]:
-        hi[0] = lo[0]
+    b = b if b < out else out
+    return b if b > lo else lo
 
 
 cdef void _im2col(const real* x, real* cols, Py_ssize_t n, Py_ssize_t c, Py_ssize_t h,
@@ -44,10 +48,12 @@ cdef void _im2col(const real* x, real* cols, Py_ssize_t n, Py_ssize_t c, Py_ssiz
     for b in prange(n, schedule="static"):
         for ch in range(c):
             for i in range(kh):
-                _span(i * dh - ph, sh, h, oh, &ylo, &yhi)
+                ylo = _lo(i * dh - ph, sh, oh)    # assigned here: private to each thread
+                yhi = _hi(i * dh - ph, sh, h, oh, ylo)
                 for j in range(kw):
                     off = j * dw - pw
-                    _span(off, sw, w, ow, &lo, &hi)
+                    lo = _lo(off, sw, ow)
+                    hi = _hi(off, sw, w, ow, lo)
                     dst = cols + b * sn + ((ch * kh + i) * kw + j) * sr
                     for y in range(oh):
                         if y < ylo or y >= yhi:
@@ -79,10 +85,12 @@ cdef void _col2im(const real* cols, real* x, Py_ssize_t n, Py_ssize_t c, Py_ssiz
         memset(x + b * c * h * w, 0, c * h * w * sizeof(real))
         for ch in range(c):
             for i in range(kh):
-                _span(i * dh - ph, sh, h, oh, &ylo, &yhi)
+                ylo = _lo(i * dh - ph, sh, oh)    # assigned here: private to each thread
+                yhi = _hi(i * dh - ph, sh, h, oh, ylo)
                 for j in range(kw):
                     off = j * dw - pw
-                    _span(off, sw, w, ow, &lo, &hi)
+                    lo = _lo(off, sw, ow)
+                    hi = _hi(off, sw, w, ow, lo)
                     src = cols + b * sn + ((ch * kh + i) * kw + j) * sr
                     for y in range(ylo, yhi):
                         iy = y * sh - ph + i * dh

@@ -1,17 +1,20 @@
 """CPU kernels of the conv family: NumPy-level glue around ``_conv.pyx``.
 
-A 2-D convolution is im2col into a buffer laid out for one BLAS product: the compiled loop
-writes each image's windows as a [C * KH * KW, OH * OW] block (groups are consecutive row
-blocks), and ``np.matmul`` of the filter [G, O/G, C/G * KH * KW] with it gives the output
-[N, G, O/G, OH * OW] in NCHW order directly. The input gradient is the filter's transpose
-times the output gradient, then col2im (a compiled scatter-add, one image per thread); the
-filter gradient writes the windows of all images side by side ([C * KH * KW, N * OH * OW])
-so that it is one product with the output gradient. Pooling is one compiled pass over each
+A 2-D convolution is im2col into a buffer laid out for BLAS, a chunk of the batch at a time:
+the compiled loop writes the windows as rows (input channel, kernel position; groups are
+consecutive row blocks) and columns (output position), either one [C * KH * KW, OH * OW]
+block per image, whose ``np.matmul`` with the filter [G, O/G, C/G * KH * KW] is the output
+in NCHW order, or, for small images, the chunk's images side by side ([C * KH * KW,
+B * OH * OW]) for one bigger product. The input gradient is the filter's transpose times the
+output gradient, then col2im (a compiled scatter-add, one image per thread); the filter
+gradient sums one product per chunk of the windows side by side with the output gradient. Pooling is one compiled pass over each
 [H, W] plane. float16 is computed in float32 and rounded back; channels-last data is moved
 to channels-first and back.
 """
 
 from __future__ import annotations
+
+import threading
 
 import numpy as np
 from dygrad._core.ops.conv import pool_out_size
@@ -31,52 +34,113 @@ def _out_size(size, ksize, strides, paddings, dilations):
                  for n, k, s, (a, b), d in zip(size, ksize, strides, paddings, dilations))
 
 
+# Below this many output positions per image, the windows of a chunk's images go side by
+# side ([C * K, B * L], one product, the output transposed after) rather than one block per
+# image ([B, C * K, L], one product per image).
+_PER_IMAGE = 256
+# The batch is taken in chunks whose windows take about this many bytes: they stay in cache
+# between the loop that writes them and the product that reads them, and the buffer for
+# them is this thread's, reused from call to call (no fresh pages for every convolution).
+_CHUNK_BYTES = 2 << 20
+
+_scratch = threading.local()
+
+
+def _buffer(slot, shape, dtype):
+    """An uninitialised array of shape/dtype in this thread's scratch buffer ``slot``; it is
+    overwritten by the next call that asks for the same slot."""
+    nbytes = int(np.prod(shape)) * np.dtype(dtype).itemsize
+    buf = getattr(_scratch, slot, None)
+    if buf is None or buf.size < nbytes:
+        buf = np.empty(max(nbytes, 1), dtype=np.uint8)
+        setattr(_scratch, slot, buf)
+    return buf[:nbytes].view(dtype).reshape(shape)
+
+
+def _chunks(n, per_image_bytes):
+    """(start, stop) of the chunks of a batch of n images."""
+    step = max(1, _CHUNK_BYTES // max(per_image_bytes, 1))
+    return [(i, min(i + step, n)) for i in range(0, n, step)]
+
+
+def _im2col(x, ksize, strides, paddings, dilations, out, groups, side_by_side):
+    """The windows of x [B, C, H, W] in the scratch buffer: [G, C/G * K, B * L] side by side,
+    else [B, G, C/G * K, L]."""
+    b, rows, length = x.shape[0], x.shape[1] // groups * ksize[0] * ksize[1], out[0] * out[1]
+    if side_by_side:
+        cols = _buffer("cols", (groups, rows, b * length), x.dtype)
+        sn, sr = length, b * length
+    else:
+        cols = _buffer("cols", (b, groups, rows, length), x.dtype)
+        sn, sr = groups * rows * length, length
+    _conv.im2col(x, cols.reshape(-1), ksize, strides, paddings, dilations, out, sn, sr)
+    return cols
+
+
 def conv2d(x, filter, strides=(1, 1), paddings=((0, 0), (0, 0)), dilations=(1, 1), groups=1,
            data_format="NCHW"):
-    """2-D convolution (compiled im2col + one matmul)"""
+    """2-D convolution (compiled im2col + matmul, a chunk of the batch at a time)"""
     xc = _work(_first(x, data_format))
     w = _work(filter, xc.dtype)
     n, o, ksize = xc.shape[0], w.shape[0], w.shape[2:]
     out = _out_size(xc.shape[2:], ksize, strides, paddings, dilations)
-    rows, length = w.shape[1] * ksize[0] * ksize[1], out[0] * out[1]
-    cols = np.empty((n, groups, rows, length), dtype=xc.dtype)
-    _conv.im2col(xc, cols.reshape(-1), ksize, strides, paddings, dilations, out,
-                 groups * rows * length, length)
-    y = np.matmul(w.reshape(groups, o // groups, rows), cols).reshape((n, o) + out)
-    return _back(y.astype(x.dtype, copy=False), data_format)
+    length = out[0] * out[1]
+    w = w.reshape(groups, o // groups, -1)
+    side = length < _PER_IMAGE
+    y = np.empty((n, o, length), dtype=xc.dtype)
+    for lo, hi in _chunks(n, w.size // o * groups * length * xc.itemsize):
+        cols = _im2col(xc[lo:hi], ksize, strides, paddings, dilations, out, groups, side)
+        if side:
+            prod = np.matmul(w, cols, out=_buffer("prod", (groups, o // groups, cols.shape[2]),
+                                                  xc.dtype))
+            y[lo:hi] = prod.reshape(o, hi - lo, length).transpose(1, 0, 2)
+        else:
+            np.matmul(w, cols, out=y[lo:hi].reshape(hi - lo, groups, o // groups, length))
+    return _back(y.astype(x.dtype, copy=False).reshape((n, o) + out), data_format)
 
 
 def conv2d_grad_input(out_grad, filter, input_size=(1, 1), strides=(1, 1),
                       paddings=((0, 0), (0, 0)), dilations=(1, 1), groups=1, data_format="NCHW"):
-    """conv2d's input gradient (one matmul + compiled col2im)"""
+    """conv2d's input gradient (matmul + compiled col2im, a chunk of the batch at a time)"""
     g = _work(_first(out_grad, data_format))
     w = _work(filter, g.dtype)
     n, o, out, ksize = g.shape[0], g.shape[1], g.shape[2:], w.shape[2:]
     rows, length = w.shape[1] * ksize[0] * ksize[1], out[0] * out[1]
     wt = w.reshape(groups, o // groups, rows).transpose(0, 2, 1)
-    cols = np.ascontiguousarray(np.matmul(wt, g.reshape(n, groups, o // groups, length)))
+    side = length < _PER_IMAGE
     dx = np.empty((n, groups * w.shape[1]) + tuple(input_size), dtype=g.dtype)
-    _conv.col2im(cols.reshape(-1), dx, ksize, strides, paddings, dilations, out,
-                 groups * rows * length, length)
+    for lo, hi in _chunks(n, groups * rows * length * g.itemsize):
+        b = hi - lo
+        gb = g[lo:hi].reshape(b, groups, o // groups, length)
+        if side:                                                       # [G, C/G * K, B * L]
+            go = gb.transpose(1, 2, 0, 3).reshape(groups, o // groups, b * length)
+            cols = np.matmul(wt, go, out=_buffer("cols", (groups, rows, b * length), g.dtype))
+            sn, sr = length, b * length
+        else:                                                          # [B, G, C/G * K, L]
+            cols = np.matmul(wt, gb, out=_buffer("cols", (b, groups, rows, length), g.dtype))
+            sn, sr = groups * rows * length, length
+        _conv.col2im(cols.reshape(-1), dx[lo:hi], ksize, strides, paddings, dilations, out,
+                     sn, sr)
     return _back(dx.astype(out_grad.dtype, copy=False), data_format)
 
 
 def conv2d_grad_filter(input, out_grad, filter_size=(1, 1), strides=(1, 1),
                        paddings=((0, 0), (0, 0)), dilations=(1, 1), groups=1,
                        data_format="NCHW"):
-    """conv2d's filter gradient (compiled im2col of all images side by side + one matmul)"""
+    """conv2d's filter gradient (compiled im2col of a chunk's images side by side + one
+    matmul with the output gradient per chunk)"""
     xc = _work(_first(input, data_format))
     g = _work(_first(out_grad, data_format), xc.dtype)
     n, c, o, out = xc.shape[0], xc.shape[1], g.shape[1], g.shape[2:]
     length, ksize = out[0] * out[1], tuple(filter_size)
     rows = c // groups * ksize[0] * ksize[1]
-    cols = np.empty((groups, rows, n * length), dtype=xc.dtype)   # [C * KH * KW, N, OH * OW]
-    _conv.im2col(xc, cols.reshape(-1), ksize, strides, paddings, dilations, out, length,
-                 n * length)
-    go = g.reshape(n, groups, o // groups, length).transpose(1, 2, 0, 3).reshape(
-        groups, o // groups, n * length)
-    dw = np.matmul(go, cols.transpose(0, 2, 1))                     # [G, O/G, C/G * KH * KW]
-    return dw.reshape((o, c // groups) + ksize).astype(input.dtype, copy=False)
+    dwt = np.zeros((groups, rows, o // groups), dtype=xc.dtype)        # [G, C/G * K, O/G]
+    for lo, hi in _chunks(n, groups * rows * length * xc.itemsize):
+        cols = _im2col(xc[lo:hi], ksize, strides, paddings, dilations, out, groups, True)
+        go = g[lo:hi].reshape(hi - lo, groups, o // groups, length).transpose(1, 0, 3, 2)
+        dwt += np.matmul(cols, go.reshape(groups, (hi - lo) * length, o // groups))
+    dw = dwt.transpose(0, 2, 1).reshape((o, c // groups) + ksize)
+    return np.ascontiguousarray(dw, dtype=input.dtype)
 
 
 def max_pool2d(x, kernel_size=(1, 1), strides=(1, 1), paddings=((0, 0), (0, 0)),
