@@ -7,9 +7,9 @@ block per image, whose ``np.matmul`` with the filter [G, O/G, C/G * KH * KW] is 
 in NCHW order, or, for small images, the chunk's images side by side ([C * KH * KW,
 B * OH * OW]) for one bigger product. The input gradient is the filter's transpose times the
 output gradient, then col2im (a compiled scatter-add, one image per thread); the filter
-gradient sums one product per chunk of the windows side by side with the output gradient. Pooling is one compiled pass over each
-[H, W] plane. float16 is computed in float32 and rounded back; channels-last data is moved
-to channels-first and back.
+gradient sums one product per chunk of the windows side by side with the output gradient.
+Pooling is one compiled pass over each [H, W] plane. float16 is computed in float32 and
+rounded back; channels-last data is moved to channels-first and back.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from __future__ import annotations
 import threading
 
 import numpy as np
+
 from dygrad._core.ops.conv import pool_out_size
 from dygrad.kernels.conv import _back, _first, pool_divisor
 
