@@ -1,13 +1,16 @@
 """Typed loops of the conv family (convolutions and pooling); the glue is in ``cpu_conv.py``.
 
-Images are C-contiguous float32/float64 ``[N, C, H, W]`` (pooling: ``[planes, H, W]``), the
-caller allocates every output, and the batch (or the planes) is split over OpenMP threads.
+Images are C-contiguous float32/float64 ``[N, C, H, W]`` (pooling: ``[planes, H, W]``) and
+the caller allocates every output. The loops run on one thread, without the GIL: on the
+shared 2-core machines they were measured on, an OpenMP region over the batch cost a
+LeNet step more than it saved whenever the cores were busy (the products' threads are
+BLAS's).
+
 A window's row ``i`` reads input row ``y * stride - pad + i * dilation``; positions outside
 the image are padding. The project-wide directives switch off bounds and wraparound checks,
 so nothing here indexes with negative numbers.
 """
 
-from cython.parallel cimport prange
 from libc.math cimport INFINITY
 from libc.string cimport memset
 
@@ -45,10 +48,10 @@ cdef void _im2col(const real* x, real* cols, Py_ssize_t n, Py_ssize_t c, Py_ssiz
     cdef Py_ssize_t b, ch, i, j, y, o, iy, off, lo, hi, ylo, yhi
     cdef const real* src
     cdef real* dst
-    for b in prange(n, schedule="static"):
+    for b in range(n):
         for ch in range(c):
             for i in range(kh):
-                ylo = _lo(i * dh - ph, sh, oh)    # assigned here: private to each thread
+                ylo = _lo(i * dh - ph, sh, oh)
                 yhi = _hi(i * dh - ph, sh, h, oh, ylo)
                 for j in range(kw):
                     off = j * dw - pw
@@ -81,11 +84,11 @@ cdef void _col2im(const real* cols, real* x, Py_ssize_t n, Py_ssize_t c, Py_ssiz
     cdef Py_ssize_t b, ch, i, j, y, o, iy, off, lo, hi, ylo, yhi
     cdef const real* src
     cdef real* dst
-    for b in prange(n, schedule="static"):
+    for b in range(n):
         memset(x + b * c * h * w, 0, c * h * w * sizeof(real))
         for ch in range(c):
             for i in range(kh):
-                ylo = _lo(i * dh - ph, sh, oh)    # assigned here: private to each thread
+                ylo = _lo(i * dh - ph, sh, oh)
                 yhi = _hi(i * dh - ph, sh, h, oh, ylo)
                 for j in range(kw):
                     off = j * dw - pw
@@ -140,7 +143,7 @@ cdef void _max_pool(const real* x, real* out, int* mask, Py_ssize_t planes, Py_s
     cdef Py_ssize_t p, y, o, i, j, iy, ix, ylo, yhi, xlo, xhi, at
     cdef real best, v
     cdef const real* img
-    for p in prange(planes, schedule="static"):
+    for p in range(planes):
         img = x + p * h * w
         for y in range(oh):
             iy = y * sh - ph
@@ -184,7 +187,7 @@ def max_pool_grad(real[:, ::1] out_grad, index_t[:, ::1] mask, real[:, ::1] dx):
     if planes == 0 or hw == 0:
         return
     with nogil:
-        for p in prange(planes, schedule="static"):
+        for p in range(planes):
             memset(&dx[p, 0], 0, hw * sizeof(real))
             for k in range(length):
                 m = mask[p, k]
@@ -203,7 +206,7 @@ def avg_pool(real[:, :, ::1] x, real[:, :, ::1] out, double[:, ::1] divisor, ker
     if out.shape[0] == 0:
         return
     with nogil:
-        for p in prange(out.shape[0], schedule="static"):
+        for p in range(out.shape[0]):
             for y in range(oh):
                 ylo = y * sh - ph
                 yhi = ylo + kh
@@ -232,7 +235,7 @@ def avg_pool_grad(real[:, :, ::1] out_grad, double[:, ::1] divisor, real[:, :, :
     if dx.shape[0] == 0 or h == 0 or w == 0:
         return
     with nogil:
-        for p in prange(dx.shape[0], schedule="static"):
+        for p in range(dx.shape[0]):
             memset(&dx[p, 0, 0], 0, h * w * sizeof(real))
             for y in range(oh):
                 ylo = y * sh - ph
