@@ -138,3 +138,24 @@ def test_pool_kernels_on_non_contiguous_views():
     _same(cpu_conv.avg_pool2d(x, **attrs), REFERENCE["avg_pool2d"](x, **attrs), np.float64)
     _same(cpu_conv.avg_pool2d_grad(g, input_size=(5, 8), **attrs),
           REFERENCE["avg_pool2d_grad"](g, input_size=(5, 8), **attrs), np.float64)
+
+
+@pytest.mark.parametrize("call", [
+    lambda: cpu_conv.conv2d(np.zeros((1, 3, 5, 5)), np.zeros((2, 2, 3, 3))),       # channels
+    lambda: cpu_conv.conv2d(np.zeros((1, 2, 2, 2)), np.zeros((2, 2, 3, 3))),       # too big
+    lambda: cpu_conv.conv2d_grad_input(np.zeros((1, 2, 3, 3)), np.zeros((2, 1, 3, 3)),
+                                       input_size=(4, 4)),                         # not from it
+    lambda: cpu_conv.conv2d_grad_filter(np.zeros((1, 1, 5, 5)), np.zeros((1, 2, 2, 2)),
+                                        filter_size=(3, 3)),
+    lambda: cpu_conv.max_pool2d(np.zeros((1, 1, 2, 2)), kernel_size=(3, 3)),
+    lambda: cpu_conv.max_pool2d_grad(np.zeros((1, 1, 2, 2)), np.zeros((1, 1, 2, 1), np.int32),
+                                     input_size=(4, 4)),
+    lambda: cpu_conv.avg_pool2d(np.zeros((1, 2, 2)), kernel_size=(2, 2)),
+    lambda: cpu_conv.avg_pool2d_grad(np.zeros((1, 1, 3, 3)), input_size=(4, 4),
+                                     kernel_size=(2, 2), strides=(2, 2)),
+])
+def test_kernels_refuse_what_does_not_fit(call):
+    """Never a read or write outside the arrays: the dispatcher turns this into the table's
+    own error."""
+    with pytest.raises(ValueError):
+        call()

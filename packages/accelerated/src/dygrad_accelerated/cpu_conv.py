@@ -35,6 +35,30 @@ def _out_size(size, ksize, strides, paddings, dilations):
                  for n, k, s, (a, b), d in zip(size, ksize, strides, paddings, dilations))
 
 
+def _require(ok):
+    """Refuse what the loops cannot take (sizes that do not fit together, windows outside the
+    input, non-float data): the dispatcher then raises the op table's own error."""
+    if not ok:
+        raise ValueError("conv-family kernel: inputs outside the op's rules")
+
+
+def _window_ok(ksize, strides, paddings, dilations=(1, 1)):
+    return (len(ksize) == len(strides) == len(paddings) == len(dilations) == 2
+            and min(ksize) > 0 and min(strides) > 0 and min(dilations) > 0
+            and all(len(p) == 2 and min(p) >= 0 for p in paddings))
+
+
+def _conv_ok(x, filter, size, out, ksize, strides, paddings, dilations, groups):
+    """x [N, C, ...] (channels first) and filter [O, C/G, *ksize] (None: only its shape matters) make an
+    output of spatial size ``out`` with these attributes."""
+    return (_window_ok(ksize, strides, paddings, dilations) and len(size) == 2
+            and isinstance(groups, (int, np.integer)) and groups >= 1
+            and x.dtype.kind == "f" and (filter is None or filter.dtype.kind == "f")
+            and x.shape[1] % groups == 0 and out[1] % groups == 0
+            and tuple(out[2:]) == _out_size(size, ksize, strides, paddings, dilations)
+            and min(out[2:]) > 0)
+
+
 # Below this many output positions per image, the windows of a chunk's images go side by
 # side ([C * K, B * L], one product, the output transposed after) rather than one block per
 # image ([B, C * K, L], one product per image).
@@ -81,10 +105,13 @@ def _im2col(x, ksize, strides, paddings, dilations, out, groups, side_by_side):
 def conv2d(x, filter, strides=(1, 1), paddings=((0, 0), (0, 0)), dilations=(1, 1), groups=1,
            data_format="NCHW"):
     """2-D convolution (compiled im2col + matmul, a chunk of the batch at a time)"""
+    _require(x.ndim == 4 and filter.ndim == 4)
     xc = _work(_first(x, data_format))
-    w = _work(filter, xc.dtype)
-    n, o, ksize = xc.shape[0], w.shape[0], w.shape[2:]
+    n, o, ksize = xc.shape[0], filter.shape[0], filter.shape[2:]
     out = _out_size(xc.shape[2:], ksize, strides, paddings, dilations)
+    _require(xc.shape[1] == filter.shape[1] * groups and _conv_ok(
+        xc, filter, xc.shape[2:], (n, o) + out, ksize, strides, paddings, dilations, groups))
+    w = _work(filter, xc.dtype)
     length = out[0] * out[1]
     w = w.reshape(groups, o // groups, -1)
     side = length < _PER_IMAGE
@@ -103,7 +130,11 @@ def conv2d(x, filter, strides=(1, 1), paddings=((0, 0), (0, 0)), dilations=(1, 1
 def conv2d_grad_input(out_grad, filter, input_size=(1, 1), strides=(1, 1),
                       paddings=((0, 0), (0, 0)), dilations=(1, 1), groups=1, data_format="NCHW"):
     """conv2d's input gradient (matmul + compiled col2im, a chunk of the batch at a time)"""
+    _require(out_grad.ndim == 4 and filter.ndim == 4 and len(input_size) == 2)
     g = _work(_first(out_grad, data_format))
+    _require(g.shape[1] == filter.shape[0] and _conv_ok(
+        g, filter, tuple(input_size), g.shape, filter.shape[2:], strides, paddings,
+        dilations, groups))
     w = _work(filter, g.dtype)
     n, o, out, ksize = g.shape[0], g.shape[1], g.shape[2:], w.shape[2:]
     rows, length = w.shape[1] * ksize[0] * ksize[1], out[0] * out[1]
@@ -130,8 +161,12 @@ def conv2d_grad_filter(input, out_grad, filter_size=(1, 1), strides=(1, 1),
                        data_format="NCHW"):
     """conv2d's filter gradient (compiled im2col of a chunk's images side by side + one
     matmul with the output gradient per chunk)"""
+    _require(input.ndim == 4 and out_grad.ndim == 4 and len(filter_size) == 2)
     xc = _work(_first(input, data_format))
     g = _work(_first(out_grad, data_format), xc.dtype)
+    _require(g.shape[0] == xc.shape[0] and _conv_ok(
+        xc, None, xc.shape[2:], g.shape, tuple(filter_size), strides, paddings, dilations,
+        groups))
     n, c, o, out = xc.shape[0], xc.shape[1], g.shape[1], g.shape[2:]
     length, ksize = out[0] * out[1], tuple(filter_size)
     rows = c // groups * ksize[0] * ksize[1]
@@ -147,9 +182,11 @@ def conv2d_grad_filter(input, out_grad, filter_size=(1, 1), strides=(1, 1),
 def max_pool2d(x, kernel_size=(1, 1), strides=(1, 1), paddings=((0, 0), (0, 0)),
                ceil_mode=False):
     """window maxima, and where in x [H * W] each came from (-1: a window of padding only)"""
+    _require(x.ndim == 4 and x.dtype.kind == "f" and _window_ok(kernel_size, strides, paddings))
     n, c, h, w = x.shape
     out = tuple(pool_out_size(size, k, s, p, ceil_mode)
                 for size, k, s, p in zip((h, w), kernel_size, strides, paddings))
+    _require(min(out) > 0)
     xc = _work(x).reshape(n * c, h, w)
     y = np.empty((n * c,) + out, dtype=xc.dtype)
     mask = np.empty((n * c,) + out, dtype=np.int32)
@@ -159,6 +196,8 @@ def max_pool2d(x, kernel_size=(1, 1), strides=(1, 1), paddings=((0, 0), (0, 0)),
 
 def max_pool2d_grad(out_grad, mask, input_size=(1, 1)):
     """out_grad added into zeros [N, C, *input_size] at the flat positions mask names"""
+    _require(out_grad.ndim == 4 and mask.shape == out_grad.shape and mask.dtype.kind in "iu"
+             and out_grad.dtype.kind == "f" and len(input_size) == 2)
     n, c = out_grad.shape[:2]
     hw = int(np.prod(input_size))
     length = int(np.prod(out_grad.shape[2:]))
@@ -171,6 +210,10 @@ def max_pool2d_grad(out_grad, mask, input_size=(1, 1)):
 
 
 def _divisor(size, kernel_size, strides, paddings, ceil_mode, exclusive):
+    """Each window's size [OH, OW] (float64), after checking the window fits."""
+    _require(len(size) == 2 and _window_ok(kernel_size, strides, paddings) and min(
+        pool_out_size(n, k, s, p, ceil_mode)
+        for n, k, s, p in zip(size, kernel_size, strides, paddings)) > 0)
     return np.ascontiguousarray(pool_divisor(size, kernel_size, strides, paddings, ceil_mode,
                                              exclusive), dtype=np.float64)
 
@@ -178,6 +221,7 @@ def _divisor(size, kernel_size, strides, paddings, ceil_mode, exclusive):
 def avg_pool2d(x, kernel_size=(1, 1), strides=(1, 1), paddings=((0, 0), (0, 0)),
                ceil_mode=False, exclusive=True):
     """window sums divided by the window's size (exclusive: its elements inside x)"""
+    _require(x.ndim == 4 and x.dtype.kind == "f")
     n, c, h, w = x.shape
     div = _divisor((h, w), kernel_size, strides, paddings, ceil_mode, exclusive)
     xc = _work(x).reshape(n * c, h, w)
@@ -189,8 +233,10 @@ def avg_pool2d(x, kernel_size=(1, 1), strides=(1, 1), paddings=((0, 0), (0, 0)),
 def avg_pool2d_grad(out_grad, input_size=(1, 1), kernel_size=(1, 1), strides=(1, 1),
                     paddings=((0, 0), (0, 0)), ceil_mode=False, exclusive=True):
     """each window's gradient / its size, spread back over the window"""
+    _require(out_grad.ndim == 4 and out_grad.dtype.kind == "f")
     n, c = out_grad.shape[:2]
     div = _divisor(tuple(input_size), kernel_size, strides, paddings, ceil_mode, exclusive)
+    _require(out_grad.shape[2:] == div.shape)
     g = _work(out_grad).reshape((n * c,) + div.shape)
     dx = np.empty((n * c,) + tuple(input_size), dtype=g.dtype)
     _conv.avg_pool_grad(g, div, dx, kernel_size, strides, paddings)
