@@ -7,6 +7,8 @@ or 'reference'), so nothing falls back silently (``python -m dygrad_accelerated.
 
 from __future__ import annotations
 
+import ctypes
+
 from dygrad._core.engine import Engine
 from dygrad._core.optable import TABLE
 from dygrad.kernels import KERNELS as REFERENCE_KERNELS
@@ -30,6 +32,22 @@ def _build():
 
 
 KERNELS, SOURCES = _build()
+
+
+def _keep_freed_memory():
+    """Keep freed blocks in the heap: glibc's malloc otherwise maps every large array afresh and
+    hands it back when freed, so each training step page-faults on all its activations and
+    gradients (a fifth of a LeNet step). Elsewhere than glibc this does nothing."""
+    try:
+        mallopt = ctypes.CDLL(None).mallopt
+    except (OSError, TypeError, AttributeError):
+        return
+    m_trim_threshold, m_mmap_threshold = -1, -3
+    mallopt(m_mmap_threshold, 32 << 20)       # glibc's largest: blocks below it come from the heap
+    mallopt(m_trim_threshold, 1 << 30)        # and the heap is not trimmed below a GiB free
+
+
+_keep_freed_memory()
 
 
 class AcceleratedEngine(Engine):
