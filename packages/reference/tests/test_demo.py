@@ -28,7 +28,7 @@ def test_mnist_demo_trains_saves_and_plots(offline, engine, capsys):
     out_dir = offline / "out"
     assert run_demo(out_dir, engine, "--data-dir", str(offline)) == 0
     out = capsys.readouterr().out
-    assert "MNIST: 4000 training digits, 1000 test digits" in out
+    assert "MNIST: 4000 training digits, 1000 test digits; engine " in out
     assert "step 4/4" in out  # the progress bar
     accuracy = float(out.split("Test accuracy: ")[1].split()[0])
     assert 0.0 <= accuracy <= 1.0 and "on 1000 digits" in out
@@ -58,7 +58,7 @@ def test_mnist_demo_reads_idx_files_from_data_dir(offline, engine, capsys, monke
     monkeypatch.setitem(sys.modules, "matplotlib.figure", None)
     run_demo(offline / "out", engine, "--data-dir", str(offline))
     out = capsys.readouterr().out
-    assert "MNIST: 48 training digits, 20 test digits" in out and "on 20 digits" in out
+    assert "MNIST: 48 training digits, 20 test digits; engine " in out and "on 20 digits" in out
     assert "No plot: matplotlib is not installed; get it with pip install 'dygrad[plot]'" in out
     assert not os.path.exists(offline / "out" / "mnist_curves.png")
     assert os.path.isfile(offline / "out" / "lenet.pdparams")

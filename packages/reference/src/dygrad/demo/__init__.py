@@ -17,7 +17,7 @@ import os
 import time
 import warnings
 
-from .. import available_engines, seed, set_engine
+from .. import available_engines, get_engine, get_num_threads, seed, set_engine
 from ..callbacks import Callback
 from ..hapi import Model
 from ..metric import Accuracy
@@ -111,7 +111,8 @@ def mnist(args):
         set_engine(args.engine)
     seed(args.seed)
     train_set, test_set = _dataset("train", args.data_dir), _dataset("test", args.data_dir)
-    print(f"MNIST: {len(train_set)} training digits, {len(test_set)} test digits")
+    print(f"MNIST: {len(train_set)} training digits, {len(test_set)} test digits; "
+          f"engine {get_engine()}, {get_num_threads()} threads")
     model = Model(LeNet())
     model.prepare(Adam(learning_rate=args.lr, parameters=model.parameters()),
                   CrossEntropyLoss(), Accuracy())
