@@ -24,6 +24,7 @@ update op's kernel runs directly on the arrays (see :meth:`Optimizer._run_op`).
 from __future__ import annotations
 
 from .._core import dispatch
+from .._core import program as _program
 from .._core.autograd import no_grad
 from .._core.creation import to_array
 from .._core.dispatch import ops
@@ -55,6 +56,8 @@ class Optimizer:
 
     def __init__(self, learning_rate, parameters=None, weight_decay=None, grad_clip=None,
                  name=None):
+        if parameters is None and _program.in_static_mode():
+            parameters = []  # static mode: minimize() finds the program's parameters
         if parameters is None:
             raise AttributeError("parameters argument given to the Optimizer should not be "
                                  "None in dygraph mode.")
@@ -198,6 +201,8 @@ class Optimizer:
         ``([], [(param, grad), ...])``."""
         if not isinstance(loss, Tensor):
             raise TypeError(f"minimize: loss must be a Tensor, got {type(loss).__name__}")
+        if isinstance(loss, _program.Variable):
+            return self._static_minimize(loss, parameters, no_grad_set)
         skip = set()
         for v in no_grad_set or ():
             skip.add(v if isinstance(v, str) else id(v))
@@ -210,6 +215,25 @@ class Optimizer:
                          and id(p) not in skip and p.name not in skip]
                 self._apply_optimize(pairs, group)
                 params_grads += pairs
+        return [], params_grads
+
+    def _static_minimize(self, loss, parameters, no_grad_set):
+        """Static mode: append the backward ops, then the update ops, to the loss's program
+        (the parameter groups' options apply to their parameters; the optimizer's own to
+        the program's other parameters). The learning rate is the one of this moment."""
+        from ..static import append_backward
+        chosen = parameters or [p for g in self._param_groups for p in g["params"]] or None
+        params_grads = append_backward(loss, chosen, no_grad_set)
+        program = loss.block.program
+        default = {"params": [], "grad_clip": self._grad_clip, **self._default_dict}
+        by_group = {}
+        for p, g in params_grads:
+            group = next((grp for grp in self._param_groups
+                          if any(q is p for q in grp["params"])), default)
+            by_group.setdefault(id(group), (group, []))[1].append((p, g))
+        with _program._appending_to(program), program._op_role("optimize"), no_grad():
+            for group, pairs in by_group.values():
+                self._apply_optimize(pairs, group)
         return [], params_grads
 
     def _apply_optimize(self, params_grads, group):
@@ -243,6 +267,10 @@ class Optimizer:
         that would wrap the outputs, which are the inputs again: the engine's kernel runs
         on the arrays, and a failure is explained by the row's ``infer_meta`` as ``apply``
         does (an update is not differentiable, so there is nothing to record)."""
+        if isinstance(p, _program.Variable):  # static mode: append the update op
+            _program.append_update(op_name, (p, grad, lr, *accumulators),
+                                   1 + len(accumulators), attrs)
+            return
         arrays = [p._data, grad._data, lr._data, *[t._data for t in accumulators]]
         try:
             outs = dispatch._kernels[op_name](*arrays, **attrs)
@@ -276,6 +304,11 @@ class Optimizer:
         if acc is None:
             key = self._state_key(name, p)
             shape = tuple(p._data.shape) if shape is None else tuple(shape)
+            if isinstance(p, _program.Variable):  # static: the startup program fills it
+                acc = store[p.name] = _program.create_persistable(
+                    key, shape, p._data.dtype,
+                    lambda: ops.full(shape=shape, fill_value=fill, dtype=p._data.dtype))
+                return acc
             if key in self._pending_state:
                 acc = Tensor._wrap(self._state_array(key, self._pending_state.pop(key), shape,
                                                      p._data.dtype))

@@ -1,0 +1,248 @@
+"""The Executor: runs a Program's ops with the current engine's kernels.
+
+Persistable variables (parameters, optimizer state) live in a :class:`Scope` (by default
+``global_scope()``) and keep their values between runs; every other variable lives only
+during one run. ``run`` checks the fed values against the program's ``data`` variables,
+runs the ops of the global block in order and returns the fetched values.
+"""
+
+from __future__ import annotations
+
+import contextlib
+
+import numpy as np
+
+from .._core import dispatch
+from .._core import dtype as _dt
+from .._core.engine import current
+from .._core.program import (Program, Variable, default_main_program, public_shape,
+                             resolve_unknown, state)
+from .._core.tensor import Tensor
+
+
+class _ScopeTensor:
+    """What ``scope.find_var(name).get_tensor()`` returns: the value of a variable."""
+
+    def __init__(self, scope, name):
+        self._scope, self._name = scope, name
+
+    def __array__(self, dtype=None, copy=None):
+        a = current().to_numpy(self._scope._values[self._name])
+        return a.astype(dtype) if dtype is not None else a
+
+    def shape(self) -> list:
+        return list(self._scope._values[self._name].shape)
+
+    def set(self, value, place=None):
+        """Replace the value (an array of the same shape and dtype is written in place)."""
+        old = self._scope._values.get(self._name)
+        arr = np.asarray(value)
+        if old is not None and old.shape == arr.shape and old.dtype == arr.dtype:
+            old[...] = current().asarray(arr, arr.dtype)
+        else:
+            self._scope._values[self._name] = current().asarray(arr, arr.dtype)
+
+
+class _ScopeVar:
+    def __init__(self, scope, name):
+        self._scope, self._name = scope, name
+
+    def get_tensor(self) -> _ScopeTensor:
+        return _ScopeTensor(self._scope, self._name)
+
+
+class Scope:
+    """Name -> value of the persistable variables (parameters and optimizer state)."""
+
+    def __init__(self):
+        self._values: dict = {}
+
+    def var(self, name) -> _ScopeVar:
+        return _ScopeVar(self, name)
+
+    def find_var(self, name):
+        """The variable ``name``, or None when it has no value here."""
+        return _ScopeVar(self, name) if name in self._values else None
+
+    def local_var_names(self) -> list:
+        return list(self._values)
+
+
+_scopes = [Scope()]
+
+
+def global_scope() -> Scope:
+    """The scope that ``Executor.run`` uses unless given another."""
+    return _scopes[-1]
+
+
+@contextlib.contextmanager
+def scope_guard(scope):
+    """Make ``scope`` the global scope inside the ``with`` block."""
+    if not isinstance(scope, Scope):
+        raise TypeError(f"scope_guard: scope must be a paddle.static.Scope, got "
+                        f"{type(scope).__name__}")
+    _scopes.append(scope)
+    try:
+        yield
+    finally:
+        _scopes.pop()
+
+
+def _names(fetch_list) -> list:
+    if fetch_list is None:
+        return []
+    if isinstance(fetch_list, (str, Tensor)):
+        fetch_list = [fetch_list]
+    out = []
+    for f in fetch_list:
+        if isinstance(f, Variable):
+            out.append(f.name)
+        elif isinstance(f, str):
+            out.append(f)
+        else:
+            raise TypeError(f"Executor.run: fetch_list holds a {type(f).__name__}; expected "
+                            f"Variables or variable names (str)")
+    return out
+
+
+class Executor:
+    """Runs Programs. ``place`` is accepted for Paddle's API; the current engine's kernels
+    run every op."""
+
+    def __init__(self, place=None):
+        self.place = place
+
+    def close(self):
+        """Nothing to release (Paddle frees its device resources here)."""
+
+    def run(self, program=None, feed=None, fetch_list=None, feed_var_name="feed",
+            fetch_var_name="fetch", scope=None, return_numpy=True, use_program_cache=False,
+            use_prune=False):
+        """Run ``program`` (default: the default main program) with ``feed`` ({name:
+        value}); return the values of ``fetch_list`` (Variables or names) as NumPy arrays
+        (Tensors with ``return_numpy=False``)."""
+        program = default_main_program() if program is None else program
+        if not isinstance(program, Program):
+            raise TypeError(f"Executor.run: program must be a paddle.static.Program, got "
+                            f"{type(program).__name__}")
+        scope = global_scope() if scope is None else scope
+        block = program.global_block()
+        fetch = _names(fetch_list)
+        for name in fetch:
+            if block._find_var_recursive(name) is None:
+                raise ValueError(f"Executor.run: cannot fetch {name!r}: the program has no "
+                                 f"variable of that name")
+        env, sizes = self._feed(block, feed or {})
+        eng = current()
+        seeded = program.random_seed != 0
+        if seeded:
+            rng_state = eng.get_rng_state()
+            eng.seed(program.random_seed)
+        try:
+            _run_block(block, env, scope._values, eng, sizes)
+        finally:
+            if seeded:
+                eng.set_rng_state(rng_state)
+        results = []
+        for name in fetch:
+            value = _read(block.vars.get(name) or block._find_var_recursive(name), env,
+                          scope._values)
+            a = np.array(eng.to_numpy(value))  # a copy: later runs change persistables
+            results.append(a if return_numpy else Tensor._wrap(eng.asarray(a, a.dtype)))
+        return results
+
+    @staticmethod
+    def _feed(block, feed):
+        """Fed values as engine arrays, checked against the variables' shapes and dtypes;
+        and the sizes fed for unknown (-1) dimensions."""
+        if not isinstance(feed, dict):
+            raise TypeError(f"Executor.run: feed must be a dict {{name: value}}, got "
+                            f"{type(feed).__name__}")
+        env, sizes = {}, set()
+        eng = current()
+        for name, value in feed.items():
+            name = name.name if isinstance(name, Variable) else name
+            desc = block.vars.get(name)
+            if desc is None:
+                data = [d.name for d in block.vars.values() if d.is_data]
+                raise ValueError(f"Executor.run: the program has no variable {name!r} to feed "
+                                 f"(its data variables: {data})")
+            if isinstance(value, Tensor):
+                value = value.numpy()
+            if isinstance(value, np.ndarray) or np.isscalar(value):
+                arr = np.asarray(value)
+                if arr.dtype != desc.dtype:
+                    raise ValueError(
+                        f"The data type of fed Variable {name!r} must be "
+                        f"'{_dt.from_numpy(desc.dtype).name}', but received "
+                        f"'{_dt.from_numpy(arr.dtype).name}'")
+            else:
+                arr = np.asarray(value, dtype=desc.dtype)
+            want = public_shape(desc.shape)
+            if arr.ndim != len(want) or any(w not in (-1, a) for w, a in zip(want, arr.shape)):
+                raise ValueError(
+                    f"The fed Variable {name!r} should have dimensions = {len(want)}, shape = "
+                    f"{list(want)}, but received fed shape {list(arr.shape)}")
+            sizes.update(a for w, a in zip(want, arr.shape) if w == -1)
+            env[name] = eng.asarray(arr, desc.dtype)
+        return env, sizes
+
+
+def _read(desc, env, values):
+    """The value of a variable during a run."""
+    if desc.const is not None:
+        return desc.const
+    name = desc.name
+    v = env.get(name)
+    if v is not None:
+        return v
+    if desc.persistable:
+        v = values.get(name)
+        if v is None:
+            raise RuntimeError(
+                f"Executor.run: variable {name!r} (persistable, shape "
+                f"{list(public_shape(desc.shape))}, {_dt.from_numpy(desc.dtype).name}) has no "
+                f"value in the scope: run the startup program first "
+                f"(exe.run(paddle.static.default_startup_program()))")
+        return v
+    if desc.is_data:
+        raise ValueError(f"Executor.run: data variable {name!r} (shape "
+                         f"{list(public_shape(desc.shape))}, {_dt.from_numpy(desc.dtype).name}) "
+                         f"is needed but not fed; pass feed={{{name!r}: array}}")
+    raise RuntimeError(f"Executor.run: variable {name!r} is read before any op wrote it")
+
+
+def _run_block(block, env, values, eng, sizes):
+    """Run the ops of ``block`` in order, reading and writing ``env`` (this run's
+    variables) and ``values`` (the scope's persistables)."""
+    kernels, array_type, ensure = eng.kernels, eng.array_type, eng.ensure
+    for od in block.ops:
+        op = od.op
+        args = [[_read(d, env, values) for d in x] if isinstance(x, list) else
+                _read(x, env, values) for x in od.inputs]
+        attrs = od.attrs
+        if od.sized:
+            attrs = {k: resolve_unknown(v, _unknown_size(sizes, op)) for k, v in attrs.items()}
+        if op.random:
+            attrs = {**attrs, "rng": eng.generator}
+        try:
+            out = kernels[op.name](*args, **attrs)
+        except Exception as exc:
+            dispatch._explain(op, exc, args, attrs)
+            raise
+        outs = out if type(out) is tuple else (out,)
+        for d, a in zip(od.outputs, outs):
+            if type(a) is not array_type:
+                a = ensure(a)
+            (values if d.persistable else env)[d.name] = a
+
+
+def _unknown_size(sizes, op):
+    if len(sizes) != 1:
+        raise ValueError(
+            f"Executor.run: op {op.name!r} has a shape attribute derived from an unknown (-1) "
+            f"dimension, and the feed gave {'no' if not sizes else 'several different'} sizes "
+            f"{sorted(sizes)} for the unknown dimensions; feed every -1 dimension with one "
+            f"size (the batch size)")
+    return next(iter(sizes))
