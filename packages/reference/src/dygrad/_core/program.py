@@ -473,14 +473,14 @@ def static_apply_inplace(op: OpDef, x, *others, **attrs):
     return x
 
 
-def append_update(op_name: str, inputs, n_outputs: int, attrs: dict):
-    """Append an optimizer update op (``sgd_``, ``adam_``, ...) whose outputs are its first
-    ``n_outputs`` inputs again (the parameter and accumulators change in place)."""
+def append_update(op_name: str, param, grad, lr, accumulators, attrs: dict):
+    """Append an optimizer update op (``sgd_``, ``adam_``, ...) whose outputs are the
+    parameter and the accumulators again (they change in place)."""
     block = state.main.current_block()
-    descs = [_operand(block, t) for t in inputs]
+    descs = [_operand(block, t) for t in (param, grad, lr, *accumulators)]
     op = TABLE[op_name]
     op.infer_meta(*[Meta(d.shape, d.dtype) for d in descs], **attrs)
-    block.append_op(OpDesc(op, descs, descs[:n_outputs], attrs, "optimize"))
+    block.append_op(OpDesc(op, descs, [descs[0], *descs[3:]], attrs, "optimize"))
 
 
 @contextlib.contextmanager

@@ -268,8 +268,7 @@ class Optimizer:
         on the arrays, and a failure is explained by the row's ``infer_meta`` as ``apply``
         does (an update is not differentiable, so there is nothing to record)."""
         if isinstance(p, _program.Variable):  # static mode: append the update op
-            _program.append_update(op_name, (p, grad, lr, *accumulators),
-                                   1 + len(accumulators), attrs)
+            _program.append_update(op_name, p, grad, lr, accumulators, attrs)
             return
         arrays = [p._data, grad._data, lr._data, *[t._data for t in accumulators]]
         try:
