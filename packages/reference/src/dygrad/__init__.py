@@ -41,4 +41,5 @@ __all__ = ["__version__", "Tensor", "Parameter", "is_tensor", "no_grad", "enable
            "CPUPlace", "CUDAPlace", "CUDAPinnedPlace", "Place", "set_default_dtype",
            "get_default_dtype", "grad", "bool", "uint8", "int8", "int16", "int32", "int64",
            "float16", "float32", "float64", "complex64", "complex128", "dtype",
-           "save", "load", "ParamAttr", "enable_static", "disable_static", "in_dynamic_mode", *_hapi_all, *_tensor_all]
+           "save", "load", "ParamAttr", "enable_static", "disable_static", "in_dynamic_mode",
+           *_hapi_all, *_tensor_all]

@@ -422,9 +422,9 @@ def _operand(block, t) -> VarDesc:
         return d
     if not t.stop_gradient:
         raise TypeError(
-            f"static mode: an eager Tensor that needs a gradient (a Parameter of a Layer "
-            f"created in dynamic mode?) is used in an op of a static program; create Layers "
-            f"after paddle.enable_static() so their parameters belong to the program")
+            "static mode: an eager Tensor that needs a gradient (a Parameter of a Layer "
+            "created in dynamic mode?) is used in an op of a static program; create Layers "
+            "after paddle.enable_static() so their parameters belong to the program")
     desc = block.create_var(unique_name("const"), d.shape, _dt.from_numpy(d.dtype).name)
     desc.const = d
     return desc

@@ -3,9 +3,15 @@ Executor. See docs/architecture.md, "Static mode"."""
 
 from __future__ import annotations
 
-from .._core.program import (Program, Variable, default_main_program,
-                             default_startup_program, guard_programs as program_guard,
-                             in_static_mode, set_static_mode)
+from .._core.program import (
+    Program,
+    Variable,
+    default_main_program,
+    default_startup_program,
+    in_static_mode,
+    set_static_mode,
+)
+from .._core.program import guard_programs as program_guard
 from .backward import append_backward, gradients
 from .executor import Executor, Scope, global_scope, scope_guard
 from .input import InputSpec, data

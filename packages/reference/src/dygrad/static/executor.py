@@ -15,8 +15,7 @@ import numpy as np
 from .._core import dispatch
 from .._core import dtype as _dt
 from .._core.engine import current
-from .._core.program import (Program, Variable, default_main_program, public_shape,
-                             resolve_unknown, state)
+from .._core.program import Program, Variable, default_main_program, public_shape, resolve_unknown
 from .._core.tensor import Tensor
 
 
