@@ -319,3 +319,60 @@ def test_input_spec():
     assert spec.batch(8).shape == (8, -1, 784)
     assert spec.unbatch().shape == (-1, 784)
     assert paddle.static.InputSpec.from_numpy(np.ones((2, 3), "int64")).shape == (2, 3)
+
+
+def test_cond_runs_the_branch_the_value_chooses(static):
+    main, _ = static
+    # seed 003's static program (Paddle 1.x spelling there: fluid.layers.cond)
+    x = paddle.static.data(shape=[1], name="x", dtype="float32")
+    y = paddle.static.data(shape=[1], name="y", dtype="float32")
+    z = paddle.static.nn.cond(x > y, lambda: x + y, lambda: x - y)
+    pair = paddle.static.nn.cond(x > y, lambda: [x * 2.0, y], lambda: [y, x])
+    exe = paddle.static.Executor()
+    for a, b in [(2.0, 1.0), (1.0, 2.0)]:
+        feed = {"x": np.array([a], "float32"), "y": np.array([b], "float32")}
+        got = exe.run(main, feed=feed, fetch_list=[z, *pair])
+        want = [a + b, 2 * a, b] if a > b else [a - b, b, a]
+        np.testing.assert_allclose(np.concatenate(got), want)
+    assert "cond(inputs=" in str(main) and main.num_blocks == 5
+    with pytest.raises(ValueError, match="different structures"):
+        paddle.static.nn.cond(x > y, lambda: x, lambda: [x, y])
+    with pytest.raises(ValueError, match="output 0 of the branches differs"):
+        paddle.static.nn.cond(x > y, lambda: x, lambda: paddle.cast(x, "int64"))
+
+
+def test_while_loop_and_switch_case(static):
+    main, _ = static
+    x = paddle.static.data("x", [2], "float32")
+    idx = paddle.static.data("idx", [1], "int64")
+    i = paddle.full([1], 0, "int64")
+    limit = paddle.full([1], 4, "int64")
+    acc = paddle.zeros([2], "float32")
+    i_out, acc_out = paddle.static.nn.while_loop(lambda i, a: i < limit,
+                                                 lambda i, a: [i + 1, a * 2.0 + x], [i, acc])
+    sw = paddle.static.nn.switch_case(idx, {1: lambda: x * 10.0, 3: lambda: x * 30.0},
+                                      default=lambda: -x)
+    exe = paddle.static.Executor()
+    a = np.array([1.0, 2.0], "float32")
+    for k, factor in [(1, 10.0), (3, 30.0), (7, -1.0)]:
+        got = exe.run(main, feed={"x": a, "idx": np.array([k])}, fetch_list=[i_out, acc_out, sw, i])
+        np.testing.assert_array_equal(got[0], [4])
+        np.testing.assert_allclose(got[1], a * 15)       # ((((0*2+a)*2+a)*2+a)*2+a)
+        np.testing.assert_allclose(got[2], a * factor)
+        np.testing.assert_array_equal(got[3], [0])        # the loop changed a copy
+
+
+def test_control_flow_in_dynamic_mode_just_runs():
+    x = paddle.to_tensor([3.0])
+    assert float(paddle.static.nn.cond(x > 1.0, lambda: x * 2, lambda: x)) == 6.0
+    out = paddle.static.nn.while_loop(lambda i: i < 5, lambda i: [i + 2], [paddle.to_tensor(0)])
+    assert int(out[0]) == 6
+    assert paddle.static.nn.switch_case(paddle.to_tensor(2), [lambda: 0, lambda: 1]) == 1
+
+
+def test_gradient_through_control_flow_is_refused(static):
+    x = paddle.static.data("x", [-1, 2], "float32")
+    model = paddle.nn.Linear(2, 1)
+    out = paddle.static.nn.cond(x.sum() > 0.0, lambda: model(x), lambda: x[:, :1])
+    with pytest.raises(NotImplementedError, match="gradients through paddle.static.nn.cond"):
+        paddle.static.append_backward(out.mean())

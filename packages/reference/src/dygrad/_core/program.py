@@ -111,6 +111,16 @@ class OpDesc:
     def type(self) -> str:
         return self.op.name
 
+    def copied(self, new_desc, for_test=False) -> OpDesc:
+        """This op in a copy of its program (``new_desc`` maps a VarDesc to its copy);
+        ``for_test`` turns training behaviour (dropout) off."""
+        attrs = dict(self.attrs)
+        if for_test and "training" in self.op.attrs:
+            attrs["training"] = False
+        ins = [[new_desc(d) for d in x] if isinstance(x, list) else new_desc(x)
+               for x in self.inputs]
+        return OpDesc(self.op, ins, [new_desc(d) for d in self.outputs], attrs, self.role)
+
     def input_descs(self):
         """The input VarDescs, flat (a variadic op's list first)."""
         for x in self.inputs:
@@ -245,25 +255,20 @@ class Program:
         running statistics)."""
         p = Program()
         p.random_seed, p._is_test = self.random_seed, for_test
+        kept = [[o for o in b.ops if o.role == "forward"] if for_test else b.ops
+                for b in self.blocks]
+        used = {d.name for ops in kept for o in ops
+                for d in (*o.input_descs(), *_flat(o.outputs))}
         p.blocks = []
         for b in self.blocks:
             nb = Block(p, b.idx, b.parent_idx)
-            ops = [o for o in b.ops if o.role == "forward"] if for_test else b.ops
-            keep = None
-            if for_test:
-                keep = {d.name for o in ops for d in (*o.input_descs(), *_flat(o.outputs))}
             for name, d in b.vars.items():
-                if keep is None or name in keep or d.persistable or d.is_data:
+                if not for_test or name in used or d.persistable or d.is_data:
                     nb.vars[name] = d.copy_to(nb)
-            for o in ops:
-                attrs = dict(o.attrs)
-                if for_test and "training" in o.op.attrs:
-                    attrs["training"] = False
-                ins = [[nb.vars[d.name] for d in x] if isinstance(x, list) else nb.vars[x.name]
-                       for x in o.inputs]
-                nb.ops.append(OpDesc(o.op, ins, [nb.vars[d.name] for d in o.outputs], attrs,
-                                     o.role))
             p.blocks.append(nb)
+        for nb, ops in zip(p.blocks, kept):
+            nb.ops = [o.copied(lambda d: p.blocks[d.block.idx].vars[d.name], for_test)
+                      for o in ops]
         return p
 
     def to_string(self, throw_on_error=False, with_details=False) -> str:

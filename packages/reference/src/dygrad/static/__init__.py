@@ -12,6 +12,7 @@ from .._core.program import (
     set_static_mode,
 )
 from .._core.program import guard_programs as program_guard
+from . import nn
 from .backward import append_backward, gradients
 from .executor import Executor, Scope, global_scope, scope_guard
 from .input import InputSpec, data
@@ -19,7 +20,7 @@ from .input import InputSpec, data
 __all__ = ["Program", "Variable", "default_main_program", "default_startup_program",
            "program_guard", "append_backward", "gradients", "Executor", "Scope",
            "global_scope", "scope_guard", "InputSpec", "data", "create_global_var",
-           "create_parameter", "cpu_places"]
+           "create_parameter", "cpu_places", "nn"]
 
 
 def enable_static():

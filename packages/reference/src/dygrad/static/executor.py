@@ -105,6 +105,14 @@ def _names(fetch_list) -> list:
     return out
 
 
+def _fetch_desc(program, name):
+    """The VarDesc called ``name`` in any block of ``program`` (the global block first)."""
+    for b in program.blocks:
+        if name in b.vars:
+            return b.vars[name]
+    return None
+
+
 class Executor:
     """Runs Programs. ``place`` is accepted for Paddle's API; the current engine's kernels
     run every op."""
@@ -129,7 +137,7 @@ class Executor:
         block = program.global_block()
         fetch = _names(fetch_list)
         for name in fetch:
-            if block._find_var_recursive(name) is None:
+            if _fetch_desc(program, name) is None:
                 raise ValueError(f"Executor.run: cannot fetch {name!r}: the program has no "
                                  f"variable of that name")
         env, sizes = self._feed(block, feed or {})
@@ -138,15 +146,15 @@ class Executor:
         if seeded:
             rng_state = eng.get_rng_state()
             eng.seed(program.random_seed)
+        run = _Run(program, env, scope._values, eng, sizes)
         try:
-            _run_block(block, env, scope._values, eng, sizes)
+            run.run_block(0)
         finally:
             if seeded:
                 eng.set_rng_state(rng_state)
         results = []
         for name in fetch:
-            value = _read(block.vars.get(name) or block._find_var_recursive(name), env,
-                          scope._values)
+            value = run.read(_fetch_desc(program, name))
             a = np.array(eng.to_numpy(value))  # a copy: later runs change persistables
             results.append(a if return_numpy else Tensor._wrap(eng.asarray(a, a.dtype)))
         return results
@@ -188,53 +196,67 @@ class Executor:
         return env, sizes
 
 
-def _read(desc, env, values):
-    """The value of a variable during a run."""
-    if desc.const is not None:
-        return desc.const
-    name = desc.name
-    v = env.get(name)
-    if v is not None:
-        return v
-    if desc.persistable:
-        v = values.get(name)
-        if v is None:
-            raise RuntimeError(
-                f"Executor.run: variable {name!r} (persistable, shape "
-                f"{list(public_shape(desc.shape))}, {_dt.from_numpy(desc.dtype).name}) has no "
-                f"value in the scope: run the startup program first "
-                f"(exe.run(paddle.static.default_startup_program()))")
-        return v
-    if desc.is_data:
-        raise ValueError(f"Executor.run: data variable {name!r} (shape "
-                         f"{list(public_shape(desc.shape))}, {_dt.from_numpy(desc.dtype).name}) "
-                         f"is needed but not fed; pass feed={{{name!r}: array}}")
-    raise RuntimeError(f"Executor.run: variable {name!r} is read before any op wrote it")
+class _Run:
+    """One run of a program: this run's variables (``env``), the scope's persistables
+    (``values``), the engine, and the sizes fed for -1 dimensions."""
 
+    def __init__(self, program, env, values, eng, sizes):
+        self.program, self.env, self.values, self.eng, self.sizes = (
+            program, env, values, eng, sizes)
+        self.to_numpy = eng.to_numpy
 
-def _run_block(block, env, values, eng, sizes):
-    """Run the ops of ``block`` in order, reading and writing ``env`` (this run's
-    variables) and ``values`` (the scope's persistables)."""
-    kernels, array_type, ensure = eng.kernels, eng.array_type, eng.ensure
-    for od in block.ops:
-        op = od.op
-        args = [[_read(d, env, values) for d in x] if isinstance(x, list) else
-                _read(x, env, values) for x in od.inputs]
-        attrs = od.attrs
-        if od.sized:
-            attrs = {k: resolve_unknown(v, _unknown_size(sizes, op)) for k, v in attrs.items()}
-        if op.random:
-            attrs = {**attrs, "rng": eng.generator}
-        try:
-            out = kernels[op.name](*args, **attrs)
-        except Exception as exc:
-            dispatch._explain(op, exc, args, attrs)
-            raise
-        outs = out if type(out) is tuple else (out,)
-        for d, a in zip(od.outputs, outs):
-            if type(a) is not array_type:
-                a = ensure(a)
-            (values if d.persistable else env)[d.name] = a
+    def read(self, desc):
+        """The value of a variable."""
+        if desc.const is not None:
+            return desc.const
+        name = desc.name
+        v = self.env.get(name)
+        if v is not None:
+            return v
+        if desc.persistable:
+            v = self.values.get(name)
+            if v is None:
+                raise RuntimeError(
+                    f"Executor.run: variable {name!r} (persistable, shape "
+                    f"{list(public_shape(desc.shape))}, {_dt.from_numpy(desc.dtype).name}) has "
+                    f"no value in the scope: run the startup program first "
+                    f"(exe.run(paddle.static.default_startup_program()))")
+            return v
+        if desc.is_data:
+            raise ValueError(
+                f"Executor.run: data variable {name!r} (shape {list(public_shape(desc.shape))}, "
+                f"{_dt.from_numpy(desc.dtype).name}) is needed but not fed; pass "
+                f"feed={{{name!r}: array}}")
+        raise RuntimeError(f"Executor.run: variable {name!r} is read before any op wrote it")
+
+    def write(self, desc, value):
+        (self.values if desc.persistable else self.env)[desc.name] = value
+
+    def run_block(self, index):
+        """Run the ops of block ``index`` in order (a control op runs its sub-blocks)."""
+        eng = self.eng
+        kernels, array_type, ensure, read, write = (
+            eng.kernels, eng.array_type, eng.ensure, self.read, self.write)
+        for od in self.program.blocks[index].ops:
+            op = od.op
+            if op is None:  # cond, while_loop, switch_case
+                od.run(self)
+                continue
+            args = [[read(d) for d in x] if isinstance(x, list) else read(x) for x in od.inputs]
+            attrs = od.attrs
+            if od.sized:
+                size = _unknown_size(self.sizes, op)
+                attrs = {k: resolve_unknown(v, size) for k, v in attrs.items()}
+            if op.random:
+                attrs = {**attrs, "rng": eng.generator}
+            try:
+                out = kernels[op.name](*args, **attrs)
+            except Exception as exc:
+                dispatch._explain(op, exc, args, attrs)
+                raise
+            outs = out if type(out) is tuple else (out,)
+            for d, a in zip(od.outputs, outs):
+                write(d, a if type(a) is array_type else ensure(a))
 
 
 def _unknown_size(sizes, op):
