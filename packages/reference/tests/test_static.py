@@ -376,3 +376,55 @@ def test_gradient_through_control_flow_is_refused(static):
     out = paddle.static.nn.cond(x.sum() > 0.0, lambda: model(x), lambda: x[:, :1])
     with pytest.raises(NotImplementedError, match="gradients through paddle.static.nn.cond"):
         paddle.static.append_backward(out.mean())
+
+
+def test_save_and_load(static, tmp_path):
+    main, startup = static
+    x = paddle.static.data("x", [-1, 3], "float32")
+    label = paddle.static.data("label", [-1, 1], "int64")
+    model = paddle.nn.Linear(3, 4)
+    logits = model(x)
+    loss = F.cross_entropy(logits, label)
+    paddle.optimizer.Adam(learning_rate=0.1).minimize(loss)
+    exe = paddle.static.Executor()
+    exe.run(startup)
+    feed = {"x": np.ones((2, 3), "float32"), "label": np.array([[1], [2]])}
+    exe.run(main, feed=feed)
+    paddle.static.save(main, str(tmp_path / "ckpt" / "model"))
+    saved = paddle.load(str(tmp_path / "ckpt" / "model.pdparams"), return_numpy=True)
+    assert sorted(saved) == sorted([model.weight.name, model.bias.name])
+    after_one, = exe.run(main, feed=feed, fetch_list=[loss])
+    exe.run(main, feed=feed)
+    paddle.static.load(main, str(tmp_path / "ckpt" / "model"), exe)
+    again, = exe.run(main, feed=feed, fetch_list=[loss])   # parameters and Adam's state back
+    np.testing.assert_allclose(again, after_one, rtol=1e-6)
+
+    paddle.static.save_inference_model(str(tmp_path / "infer"), [x], [logits], exe)
+    want, = exe.run(main.clone(for_test=True), feed=feed, fetch_list=[logits])
+    with paddle.static.scope_guard(paddle.static.Scope()):
+        prog, feed_names, fetches = paddle.static.load_inference_model(str(tmp_path / "infer"),
+                                                                       exe)
+        assert feed_names == ["x"] and [op.type for op in prog.global_block().ops] == [
+            "matmul", "add"]
+        got, = exe.run(prog, feed={"x": feed["x"]}, fetch_list=fetches)
+    np.testing.assert_allclose(got, want, rtol=1e-6)
+    with pytest.raises(ValueError, match="need data variable 'label'"):
+        paddle.static.save_inference_model(str(tmp_path / "bad"), [x], [loss], exe)
+
+
+def test_inference_model_with_control_flow(static, tmp_path):
+    main, startup = static
+    x = paddle.static.data("x", [-1, 2], "float32")
+    model = paddle.nn.Linear(2, 2)
+    out = paddle.static.nn.cond(x.sum() > 0.0, lambda: model(x), lambda: x[:, ::-1] * 3.0)
+    exe = paddle.static.Executor()
+    exe.run(startup)
+    paddle.static.save_inference_model(str(tmp_path / "m"), [x], [out], exe)
+    feeds = [np.ones((3, 2), "float32"), -np.arange(4, dtype="float32").reshape(2, 2)]
+    want = [exe.run(main, feed={"x": a}, fetch_list=[out])[0] for a in feeds]
+    with paddle.static.scope_guard(paddle.static.Scope()):
+        prog, _, fetches = paddle.static.load_inference_model(str(tmp_path / "m"), exe)
+        got = [exe.run(prog, feed={"x": a}, fetch_list=fetches)[0] for a in feeds]
+    np.testing.assert_allclose(got[1], feeds[1][:, ::-1] * 3.0)
+    for g, w in zip(got, want):
+        np.testing.assert_allclose(g, w, rtol=1e-6)

@@ -16,11 +16,13 @@ from . import nn
 from .backward import append_backward, gradients
 from .executor import Executor, Scope, global_scope, scope_guard
 from .input import InputSpec, data
+from .io import load, load_inference_model, save, save_inference_model
 
 __all__ = ["Program", "Variable", "default_main_program", "default_startup_program",
            "program_guard", "append_backward", "gradients", "Executor", "Scope",
            "global_scope", "scope_guard", "InputSpec", "data", "create_global_var",
-           "create_parameter", "cpu_places", "nn"]
+           "create_parameter", "cpu_places", "nn", "save", "load", "save_inference_model",
+           "load_inference_model"]
 
 
 def enable_static():
