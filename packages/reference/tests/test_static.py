@@ -428,3 +428,27 @@ def test_inference_model_with_control_flow(static, tmp_path):
     np.testing.assert_allclose(got[1], feeds[1][:, ::-1] * 3.0)
     for g, w in zip(got, want):
         np.testing.assert_allclose(g, w, rtol=1e-6)
+
+
+def test_batch_norm_updates_running_stats_and_set_value(static):
+    main, startup = static
+    x = paddle.static.data("x", [-1, 3, 2, 2], "float32")
+    bn = paddle.nn.BatchNorm2D(3, momentum=0.5)
+    y = bn(x)
+    test_prog = main.clone(for_test=True)
+    exe = paddle.static.Executor()
+    exe.run(startup)
+    a = np.random.default_rng(4).normal(size=(4, 3, 2, 2)).astype("float32")
+    out, mean = exe.run(main, feed={"x": a}, fetch_list=[y, bn._mean])
+    np.testing.assert_allclose(mean, 0.5 * a.mean(axis=(0, 2, 3)), rtol=1e-5, atol=1e-6)
+    norm = (a - a.mean(axis=(0, 2, 3), keepdims=True)) / np.sqrt(
+        a.var(axis=(0, 2, 3), keepdims=True) + 1e-5)
+    np.testing.assert_allclose(out, norm, rtol=1e-4, atol=1e-5)
+    before, = exe.run(test_prog, feed={"x": a}, fetch_list=[bn._mean])
+    after, = exe.run(test_prog, feed={"x": a}, fetch_list=[bn._mean])
+    np.testing.assert_array_equal(before, after)       # inference leaves the statistics alone
+    bn.weight.set_value(np.full([3], 2.0, "float32"))  # an array: written into the scope now
+    out2, = exe.run(test_prog, feed={"x": a}, fetch_list=[y])
+    bn.weight.set_value(np.ones([3], "float32"))
+    out1, = exe.run(test_prog, feed={"x": a}, fetch_list=[y])
+    np.testing.assert_allclose(out2, 2 * out1, rtol=1e-5)

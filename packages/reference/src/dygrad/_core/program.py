@@ -27,6 +27,7 @@ import numpy as np
 
 from . import dispatch as _dispatch
 from . import dtype as _dt
+from . import engine as _engine
 from .autograd import Node, grad_mode, no_grad
 from .optable import TABLE, UNKNOWN, Meta, OpDef
 from .tensor import Parameter, Tensor
@@ -322,6 +323,29 @@ class Variable(Tensor):
     def desc(self) -> VarDesc:
         return self._data
 
+    def set_value(self, value, scope=None):
+        """A Variable ``value``: append an op that writes it into this variable when the
+        program runs (batch norm's running statistics). Else (an array, a number, an eager
+        Tensor): write it into the scope's value of this persistable variable now, as
+        Paddle does (``scope``: default the global scope)."""
+        if isinstance(value, Variable):
+            block = state.main.current_block()
+            block.append_op(OpDesc(TABLE["assign"], [value._data], [self._data], {},
+                                   state.main._role))
+            return self
+        if not self._data.persistable:
+            raise ValueError(f"set_value: {self.name!r} is not persistable; only persistable "
+                             f"variables (parameters) have a value outside a run")
+        if scope is None:
+            scope = global_scope()
+        from .creation import to_array
+        arr = to_array(value._data if isinstance(value, Tensor) else value, self._data.dtype)
+        if tuple(arr.shape) != self._data.shape:
+            raise ValueError(f"set_value: value of shape {list(arr.shape)} does not match "
+                             f"{self.name!r}'s shape {list(self._data.shape)}")
+        scope._values[self.name] = arr
+        return self
+
     def numpy(self):
         self._data.__array__()
 
@@ -414,6 +438,79 @@ def guard_programs(main: Program, startup: Program | None = None):
         yield
     finally:
         state.main, state.startup = prev
+
+
+# ---------------------------------------------------------------------------
+# The scope: values of persistable variables
+# ---------------------------------------------------------------------------
+
+class _ScopeTensor:
+    """What ``scope.find_var(name).get_tensor()`` returns: the value of a variable."""
+
+    def __init__(self, scope, name):
+        self._scope, self._name = scope, name
+
+    def __array__(self, dtype=None, copy=None):
+        a = _engine.current().to_numpy(self._scope._values[self._name])
+        return a.astype(dtype) if dtype is not None else a
+
+    def shape(self) -> list:
+        return list(self._scope._values[self._name].shape)
+
+    def set(self, value, place=None):
+        """Replace the value (an array of the same shape and dtype is written in place)."""
+        old = self._scope._values.get(self._name)
+        arr = np.asarray(value)
+        if old is not None and old.shape == arr.shape and old.dtype == arr.dtype:
+            old[...] = _engine.current().asarray(arr, arr.dtype)
+        else:
+            self._scope._values[self._name] = _engine.current().asarray(arr, arr.dtype)
+
+
+class _ScopeVar:
+    def __init__(self, scope, name):
+        self._scope, self._name = scope, name
+
+    def get_tensor(self) -> _ScopeTensor:
+        return _ScopeTensor(self._scope, self._name)
+
+
+class Scope:
+    """Name -> value of the persistable variables (parameters and optimizer state)."""
+
+    def __init__(self):
+        self._values: dict = {}
+
+    def var(self, name) -> _ScopeVar:
+        return _ScopeVar(self, name)
+
+    def find_var(self, name):
+        """The variable ``name``, or None when it has no value here."""
+        return _ScopeVar(self, name) if name in self._values else None
+
+    def local_var_names(self) -> list:
+        return list(self._values)
+
+
+_scopes = [Scope()]
+
+
+def global_scope() -> Scope:
+    """The scope that ``Executor.run`` uses unless given another."""
+    return _scopes[-1]
+
+
+@contextlib.contextmanager
+def scope_guard(scope):
+    """Make ``scope`` the global scope inside the ``with`` block."""
+    if not isinstance(scope, Scope):
+        raise TypeError(f"scope_guard: scope must be a paddle.static.Scope, got "
+                        f"{type(scope).__name__}")
+    _scopes.append(scope)
+    try:
+        yield
+    finally:
+        _scopes.pop()
 
 
 # ---------------------------------------------------------------------------

@@ -5,18 +5,23 @@ from __future__ import annotations
 
 from .._core.program import (
     Program,
+    Scope,
     Variable,
     default_main_program,
     default_startup_program,
+    global_scope,
+    guard_programs,
     in_static_mode,
+    scope_guard,
     set_static_mode,
 )
-from .._core.program import guard_programs as program_guard
 from . import nn
 from .backward import append_backward, gradients
-from .executor import Executor, Scope, global_scope, scope_guard
+from .executor import Executor
 from .input import InputSpec, data
 from .io import load, load_inference_model, save, save_inference_model
+
+program_guard = guard_programs
 
 __all__ = ["Program", "Variable", "default_main_program", "default_startup_program",
            "program_guard", "append_backward", "gradients", "Executor", "Scope",

@@ -8,84 +8,20 @@ runs the ops of the global block in order and returns the fetched values.
 
 from __future__ import annotations
 
-import contextlib
-
 import numpy as np
 
 from .._core import dispatch
 from .._core import dtype as _dt
 from .._core.engine import current
-from .._core.program import Program, Variable, default_main_program, public_shape, resolve_unknown
+from .._core.program import (
+    Program,
+    Variable,
+    default_main_program,
+    global_scope,
+    public_shape,
+    resolve_unknown,
+)
 from .._core.tensor import Tensor
-
-
-class _ScopeTensor:
-    """What ``scope.find_var(name).get_tensor()`` returns: the value of a variable."""
-
-    def __init__(self, scope, name):
-        self._scope, self._name = scope, name
-
-    def __array__(self, dtype=None, copy=None):
-        a = current().to_numpy(self._scope._values[self._name])
-        return a.astype(dtype) if dtype is not None else a
-
-    def shape(self) -> list:
-        return list(self._scope._values[self._name].shape)
-
-    def set(self, value, place=None):
-        """Replace the value (an array of the same shape and dtype is written in place)."""
-        old = self._scope._values.get(self._name)
-        arr = np.asarray(value)
-        if old is not None and old.shape == arr.shape and old.dtype == arr.dtype:
-            old[...] = current().asarray(arr, arr.dtype)
-        else:
-            self._scope._values[self._name] = current().asarray(arr, arr.dtype)
-
-
-class _ScopeVar:
-    def __init__(self, scope, name):
-        self._scope, self._name = scope, name
-
-    def get_tensor(self) -> _ScopeTensor:
-        return _ScopeTensor(self._scope, self._name)
-
-
-class Scope:
-    """Name -> value of the persistable variables (parameters and optimizer state)."""
-
-    def __init__(self):
-        self._values: dict = {}
-
-    def var(self, name) -> _ScopeVar:
-        return _ScopeVar(self, name)
-
-    def find_var(self, name):
-        """The variable ``name``, or None when it has no value here."""
-        return _ScopeVar(self, name) if name in self._values else None
-
-    def local_var_names(self) -> list:
-        return list(self._values)
-
-
-_scopes = [Scope()]
-
-
-def global_scope() -> Scope:
-    """The scope that ``Executor.run`` uses unless given another."""
-    return _scopes[-1]
-
-
-@contextlib.contextmanager
-def scope_guard(scope):
-    """Make ``scope`` the global scope inside the ``with`` block."""
-    if not isinstance(scope, Scope):
-        raise TypeError(f"scope_guard: scope must be a paddle.static.Scope, got "
-                        f"{type(scope).__name__}")
-    _scopes.append(scope)
-    try:
-        yield
-    finally:
-        _scopes.pop()
 
 
 def _names(fetch_list) -> list:

@@ -15,10 +15,9 @@ import numpy as np
 
 from .._core import dtype as _dt
 from .._core.optable import TABLE
-from .._core.program import Block, OpDesc, Program, default_main_program, variable_of
+from .._core.program import Block, OpDesc, Program, default_main_program, global_scope, variable_of
 from ..framework import load as _load
 from ..framework import save as _save
-from .executor import global_scope
 from .nn.control_flow import CondOp, SwitchOp, WhileOp
 
 _CONTROL = {"cond": CondOp, "switch_case": SwitchOp, "while_loop": WhileOp}
