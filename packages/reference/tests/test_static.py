@@ -452,3 +452,38 @@ def test_batch_norm_updates_running_stats_and_set_value(static):
     bn.weight.set_value(np.ones([3], "float32"))
     out1, = exe.run(test_prog, feed={"x": a}, fetch_list=[y])
     np.testing.assert_allclose(out2, 2 * out1, rtol=1e-5)
+
+
+def test_lr_scheduler_is_read_at_every_run(static):
+    main, startup = static
+    x = paddle.static.data("x", [None, 3], "float32")
+    y = paddle.static.data("y", [None, 1], "float32")
+    model = paddle.nn.Linear(3, 1)
+    loss = F.mse_loss(model(x), y)
+    sched = paddle.optimizer.lr.StepDecay(0.1, step_size=2, gamma=0.5)
+    paddle.optimizer.Momentum(learning_rate=sched, momentum=0.5).minimize(loss)
+    exe = paddle.static.Executor()
+    names = [p.name for p in model.parameters()]
+    init = dict(zip(names, exe.run(startup, fetch_list=names)))
+    X, Y = _regression_data()
+    static_losses = []
+    for _ in range(5):
+        static_losses.append(float(exe.run(main, feed={"x": X, "y": Y}, fetch_list=[loss])[0]))
+        sched.step()
+    paddle.disable_static()
+    eager = paddle.nn.Linear(3, 1)
+    for p, name in zip(eager.parameters(), names):
+        p.set_value(init[name])
+    sched = paddle.optimizer.lr.StepDecay(0.1, step_size=2, gamma=0.5)
+    opt = paddle.optimizer.Momentum(learning_rate=sched, momentum=0.5,
+                                    parameters=eager.parameters())
+    eager_losses = []
+    for _ in range(5):
+        loss_e = F.mse_loss(eager(paddle.to_tensor(X)), paddle.to_tensor(Y))
+        loss_e.backward()
+        opt.step()
+        opt.clear_grad()
+        sched.step()
+        eager_losses.append(float(loss_e))
+    paddle.enable_static()
+    np.testing.assert_allclose(static_losses, eager_losses, rtol=1e-5)

@@ -219,6 +219,10 @@ class Program:
         self._role = "forward"     # the role of the ops appended now
         self._current = 0          # index of the block ops are appended to
         self._is_test = False
+        # persistable variables the Executor sets before every run: [(VarDesc, value_fn)]
+        # (a learning-rate scheduler's rate); _refresh_vars finds them again by key
+        self._refresh: list = []
+        self._refresh_vars: dict = {}
 
     def global_block(self) -> Block:
         return self.blocks[0]
@@ -256,6 +260,7 @@ class Program:
         running statistics)."""
         p = Program()
         p.random_seed, p._is_test = self.random_seed, for_test
+        p._refresh = self._refresh  # the VarDescs are looked up by name when run
         kept = [[o for o in b.ops if o.role == "forward"] if for_test else b.ops
                 for b in self.blocks]
         used = {d.name for ops in kept for o in ops

@@ -23,6 +23,8 @@ update op's kernel runs directly on the arrays (see :meth:`Optimizer._run_op`).
 
 from __future__ import annotations
 
+import numpy as np
+
 from .._core import dispatch
 from .._core import program as _program
 from .._core.autograd import no_grad
@@ -175,6 +177,8 @@ class Optimizer:
         that dtype."""
         mult = (getattr(p, "optimize_attr", None) or {}).get("learning_rate", 1.0)
         dtype = p._data.dtype
+        if isinstance(p, _program.Variable) and isinstance(self._learning_rate, LRScheduler):
+            return self._static_lr(mult, dtype)
         key = (self.get_lr() if rate is None else rate, mult, dtype)
         lr = self._lr_cache.get(key)
         if lr is None:
@@ -220,7 +224,7 @@ class Optimizer:
     def _static_minimize(self, loss, parameters, no_grad_set):
         """Static mode: append the backward ops, then the update ops, to the loss's program
         (the parameter groups' options apply to their parameters; the optimizer's own to
-        the program's other parameters). The learning rate is the one of this moment."""
+        the program's other parameters). A scheduler's rate is read at every run."""
         from ..static import append_backward
         chosen = parameters or [p for g in self._param_groups for p in g["params"]] or None
         params_grads = append_backward(loss, chosen, no_grad_set)
@@ -235,6 +239,21 @@ class Optimizer:
             for group, pairs in by_group.values():
                 self._apply_optimize(pairs, group)
         return [], params_grads
+
+    def _static_lr(self, mult, dtype):
+        """Static mode with a scheduler: a variable of the program that the Executor sets to
+        the scheduler's rate before every run (times ``mult``, in ``dtype``)."""
+        from ..static import create_global_var
+        program = _program.state.main
+        key = ("lr", id(self), np.dtype(dtype).name)
+        var = program._refresh_vars.get(key)
+        if var is None:
+            var = create_global_var([1], self.get_lr(), np.dtype(dtype).name,
+                                    name=_program.unique_name("learning_rate"))
+            program._refresh_vars[key] = var
+            program._refresh.append((var._data, lambda d=np.dtype(dtype): np.array(
+                [self.get_lr()], dtype=d)))
+        return var if mult == 1.0 else ops.scale(var, scale=float(mult))
 
     def _apply_optimize(self, params_grads, group):
         clip = group["grad_clip"]

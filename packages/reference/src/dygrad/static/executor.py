@@ -82,6 +82,8 @@ class Executor:
         if seeded:
             rng_state = eng.get_rng_state()
             eng.seed(program.random_seed)
+        for desc, value in program._refresh:  # e.g. a learning-rate scheduler's rate
+            scope._values[desc.name] = eng.asarray(value(), desc.dtype)
         run = _Run(program, env, scope._values, eng, sizes)
         try:
             run.run_block(0)
