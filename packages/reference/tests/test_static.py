@@ -487,3 +487,75 @@ def test_lr_scheduler_is_read_at_every_run(static):
         eager_losses.append(float(loss_e))
     paddle.enable_static()
     np.testing.assert_allclose(static_losses, eager_losses, rtol=1e-5)
+
+
+@pytest.fixture
+def passes():
+    """Restore the pass switches after the test."""
+    previous = paddle.static.set_passes()
+    yield paddle.static.set_passes
+    paddle.static.set_passes(**previous)
+
+
+def _train_mlp(main, startup, feed, fetch, steps=4):
+    with paddle.static.scope_guard(paddle.static.Scope()):
+        exe = paddle.static.Executor()
+        exe.run(startup)
+        return [exe.run(main, feed=feed, fetch_list=fetch) for _ in range(steps)]
+
+
+def test_passes_do_not_change_fetched_values(static, passes):
+    main, startup = static
+    startup.random_seed = 5
+    x = paddle.static.data("x", [-1, 8], "float32")
+    label = paddle.static.data("label", [-1, 1], "int64")
+    model = _mlp()
+    hidden = model[1](model[0](x))
+    loss = F.cross_entropy(model[2](hidden), label)
+    paddle.optimizer.Adam(learning_rate=0.01).minimize(loss)
+    rng = np.random.default_rng(6)
+    feed = {"x": rng.normal(size=(6, 8)).astype("float32"),
+            "label": rng.integers(0, 4, size=(6, 1)).astype("int64")}
+    fetch = [loss, hidden, model[0].weight]
+    with_passes = _train_mlp(main, startup, feed, fetch)
+    passes(dead_op_elimination=False, buffer_reuse=False)
+    without = _train_mlp(main, startup, feed, fetch)
+    for a, b in zip(with_passes, without):
+        for u, v in zip(a, b):
+            np.testing.assert_array_equal(u, v)
+    with pytest.raises(ValueError, match="unknown passes"):
+        passes(fusion=True)
+
+
+def test_dead_op_elimination_and_buffer_reuse(static, passes):
+    from dygrad.static.passes import plan
+    main, startup = static
+    x = paddle.static.data("x", [-1, 3], "float32")
+    label = paddle.static.data("label", [-1, 1], "int64")
+    model = paddle.nn.Linear(3, 4)
+    logits = model(x)
+    h = paddle.tanh(logits) * 2.0
+    loss = F.cross_entropy(logits, label)
+    paddle.optimizer.SGD(learning_rate=0.1).minimize(loss)
+    exe = paddle.static.Executor()
+    exe.run(startup)
+    a = np.ones((2, 3), "float32")
+    test_prog = main.clone(for_test=True)
+    def value(v):
+        return np.array(paddle.static.global_scope().find_var(v.name).get_tensor())
+
+    out, = exe.run(test_prog, feed={"x": a}, fetch_list=[h])  # the loss is not computed
+    np.testing.assert_allclose(out, np.tanh(a @ value(model.weight) + value(model.bias)) * 2,
+                               rtol=1e-6)
+    p = plan(test_prog, [h.name])
+    assert [op.type for op in p.ops] == ["matmul", "add", "tanh", "multiply"]
+    freed = {name for names in p.free for name in names}
+    assert "x" in freed and logits.name in freed and h.name not in freed
+    assert model.weight.name not in freed
+    # training still runs every update, though only the loss is fetched
+    w0 = value(model.weight)
+    exe.run(main, feed={"x": a, "label": np.array([[1], [2]])}, fetch_list=[loss])
+    assert not np.array_equal(w0, value(model.weight))
+    passes(dead_op_elimination=False)
+    with pytest.raises(ValueError, match="data variable 'label'.*not fed"):
+        exe.run(test_prog, feed={"x": a}, fetch_list=[h])

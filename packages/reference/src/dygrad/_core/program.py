@@ -223,6 +223,7 @@ class Program:
         # (a learning-rate scheduler's rate); _refresh_vars finds them again by key
         self._refresh: list = []
         self._refresh_vars: dict = {}
+        self._plans = (0, {})  # the Executor's cached pass results, for one _version
 
     def global_block(self) -> Block:
         return self.blocks[0]
@@ -457,7 +458,9 @@ class _ScopeTensor:
 
     def __array__(self, dtype=None, copy=None):
         a = _engine.current().to_numpy(self._scope._values[self._name])
-        return a.astype(dtype) if dtype is not None else a
+        if dtype is not None:
+            return a.astype(dtype)
+        return a.copy() if copy else a
 
     def shape(self) -> list:
         return list(self._scope._values[self._name].shape)

@@ -20,6 +20,7 @@ from .backward import append_backward, gradients
 from .executor import Executor
 from .input import InputSpec, data
 from .io import load, load_inference_model, save, save_inference_model
+from .passes import set_passes
 
 program_guard = guard_programs
 
@@ -27,7 +28,7 @@ __all__ = ["Program", "Variable", "default_main_program", "default_startup_progr
            "program_guard", "append_backward", "gradients", "Executor", "Scope",
            "global_scope", "scope_guard", "InputSpec", "data", "create_global_var",
            "create_parameter", "cpu_places", "nn", "save", "load", "save_inference_model",
-           "load_inference_model"]
+           "load_inference_model", "set_passes"]
 
 
 def enable_static():

@@ -22,6 +22,7 @@ from .._core.program import (
     resolve_unknown,
 )
 from .._core.tensor import Tensor
+from .passes import plan
 
 
 def _names(fetch_list) -> list:
@@ -85,8 +86,9 @@ class Executor:
         for desc, value in program._refresh:  # e.g. a learning-rate scheduler's rate
             scope._values[desc.name] = eng.asarray(value(), desc.dtype)
         run = _Run(program, env, scope._values, eng, sizes)
+        todo = plan(program, fetch)
         try:
-            run.run_block(0)
+            run.run_ops(todo.ops, todo.free)
         finally:
             if seeded:
                 eng.set_rng_state(rng_state)
@@ -172,13 +174,20 @@ class _Run:
 
     def run_block(self, index):
         """Run the ops of block ``index`` in order (a control op runs its sub-blocks)."""
-        eng = self.eng
+        self.run_ops(self.program.blocks[index].ops)
+
+    def run_ops(self, ops, free=None):
+        """Run ``ops`` in order; after op i, drop the arrays named in ``free[i]``."""
+        eng, env = self.eng, self.env
         kernels, array_type, ensure, read, write = (
             eng.kernels, eng.array_type, eng.ensure, self.read, self.write)
-        for od in self.program.blocks[index].ops:
+        for i, od in enumerate(ops):
             op = od.op
             if op is None:  # cond, while_loop, switch_case
                 od.run(self)
+                if free:
+                    for name in free[i]:
+                        env.pop(name, None)
                 continue
             args = [[read(d) for d in x] if isinstance(x, list) else read(x) for x in od.inputs]
             attrs = od.attrs
@@ -195,6 +204,9 @@ class _Run:
             outs = out if type(out) is tuple else (out,)
             for d, a in zip(od.outputs, outs):
                 write(d, a if type(a) is array_type else ensure(a))
+            if free:
+                for name in free[i]:
+                    env.pop(name, None)
 
 
 def _unknown_size(sizes, op):

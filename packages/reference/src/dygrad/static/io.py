@@ -19,6 +19,7 @@ from .._core.program import Block, OpDesc, Program, default_main_program, global
 from ..framework import load as _load
 from ..framework import save as _save
 from .nn.control_flow import CondOp, SwitchOp, WhileOp
+from .passes import reads
 
 _CONTROL = {"cond": CondOp, "switch_case": SwitchOp, "while_loop": WhileOp}
 
@@ -162,16 +163,6 @@ def load(program, model_path, executor=None, var_list=None):
              var_list)
 
 
-def _reads(program, op):
-    """Names an op reads, for a control op those read inside its sub-blocks too."""
-    names = {d.name for d in op.input_descs()}
-    if op.op is None:
-        for i in op.blocks:
-            for inner in program.blocks[i].ops:
-                names |= _reads(program, inner)
-    return names
-
-
 def _pruned(program, feed_names, fetch_names):
     """A test copy of ``program`` with only the global block's ops that the fetched
     variables need, and the variables those ops use."""
@@ -181,7 +172,7 @@ def _pruned(program, feed_names, fetch_names):
     for op in reversed(block.ops):
         if any(d.name in needed for d in op.outputs):
             kept.append(op)
-            needed |= _reads(p, op)
+            needed |= reads(p, op)
     block.ops = kept[::-1]
     for name in list(block.vars):
         d = block.vars[name]

@@ -40,7 +40,10 @@ class ControlOp:
         return self.fields["inputs"]
 
     def input_descs(self):
-        yield from _flat(self.inputs)
+        """Every VarDesc it reads itself (a branch may return an outer variable)."""
+        for k, v in self.fields.items():
+            if k not in ("outputs", "keys"):
+                yield from _flat(v)
 
     def copied(self, new_desc, for_test=False):
         def remap(x):
