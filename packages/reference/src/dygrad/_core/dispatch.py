@@ -36,14 +36,26 @@ _array_type = np.ndarray
 _ensure = np.asarray
 
 
+_static = None  # static mode's hooks (dygrad._core.program), None in eager mode
+
+
 def _use_engine(engine):
     global _kernels, _array_type, _ensure
     _kernels = engine.kernels
     _array_type = engine.array_type
     _ensure = engine.ensure
-    fast = engine.fast_paths or {}
+    fast = (engine.fast_paths or {}) if _static is None else {}  # static mode: the hooks win
     for name, fn in REFERENCE_PATHS.items():  # the engine's compiled equivalents, if any
         globals()[name] = fast.get(name, fn)
+
+
+def set_static_hooks(hooks):
+    """Static mode: ``apply``/``apply_inplace`` hand every op to ``hooks`` (which append it
+    to a program) and the engine's compiled fast paths step aside; None restores them."""
+    global _static
+    _static = hooks
+    from .engine import current
+    _use_engine(current())
 
 
 def _tensor_cls():
@@ -53,6 +65,8 @@ def _tensor_cls():
 
 def apply(op: OpDef, *inputs, **attrs):
     """Run ``op`` on Tensors ``inputs`` with attributes ``attrs``; record it if needed."""
+    if _static is not None:
+        return _static.apply(op, *inputs, **attrs)
     if op.variadic:
         flat = (*inputs[0], *inputs[1:])
         arrays = ([t._data for t in inputs[0]], *[t._data for t in inputs[1:]])
@@ -127,6 +141,8 @@ def apply_inplace(op: OpDef, x, *others, **attrs):
     The node is recorded before the write, so a rule that needs the old ``x`` sees its
     version change and refuses to run instead of giving a wrong gradient.
     """
+    if _static is not None:
+        return _static.apply_inplace(op, x, *others, **attrs)
     need = grad_mode.enabled and op.grad is not None and (
         not x.stop_gradient or any(not t.stop_gradient for t in others))
     if need and x._grad_fn is None and not x.stop_gradient:

@@ -27,6 +27,11 @@ from typing import Callable, NamedTuple
 
 import numpy as np
 
+# Static mode's stand-in size of a dimension unknown until the program runs (Paddle's -1):
+# infer_meta sees plain ints, and a gradient rule that turns a size into a number (mean's
+# 1/n) checks for multiples of it and counts at run time instead.
+UNKNOWN = 1_000_003
+
 
 class Meta(NamedTuple):
     """Shape (tuple of ints) and NumPy dtype of a tensor, as infer_meta sees it."""

@@ -22,6 +22,7 @@ from collections import OrderedDict
 import numpy as np
 
 from .._core import dtype as _dt
+from .._core import program as _program
 from .._core.autograd import no_grad
 from .._core.dispatch import ops
 from .._core.engine import current
@@ -167,6 +168,11 @@ class Layer:
                                 f"initializer in attr) that fits the dtype")
             init = Constant(0.0) if is_bias else XavierUniform()
         name = attr.name or _unique_name(f"{self._full_name}.{'b' if is_bias else 'w'}")
+        if _program.in_static_mode():  # a variable of the program, set by the startup program
+            return _program.create_persistable(
+                name, shape, dtype.np, lambda: init._draw(tuple(shape), dtype.np), parameter=True,
+                trainable=attr.trainable, optimize_attr={"learning_rate": attr.learning_rate},
+                regularizer=attr.regularizer, need_clip=attr.need_clip)
         p = Parameter(init._generate(tuple(shape), dtype.np), name=name,
                       trainable=attr.trainable, optimize_attr={"learning_rate": attr.learning_rate},
                       regularizer=attr.regularizer, need_clip=attr.need_clip)

@@ -23,7 +23,10 @@ update op's kernel runs directly on the arrays (see :meth:`Optimizer._run_op`).
 
 from __future__ import annotations
 
+import numpy as np
+
 from .._core import dispatch
+from .._core import program as _program
 from .._core.autograd import no_grad
 from .._core.creation import to_array
 from .._core.dispatch import ops
@@ -55,6 +58,8 @@ class Optimizer:
 
     def __init__(self, learning_rate, parameters=None, weight_decay=None, grad_clip=None,
                  name=None):
+        if parameters is None and _program.in_static_mode():
+            parameters = []  # static mode: minimize() finds the program's parameters
         if parameters is None:
             raise AttributeError("parameters argument given to the Optimizer should not be "
                                  "None in dygraph mode.")
@@ -172,6 +177,8 @@ class Optimizer:
         that dtype."""
         mult = (getattr(p, "optimize_attr", None) or {}).get("learning_rate", 1.0)
         dtype = p._data.dtype
+        if isinstance(p, _program.Variable) and isinstance(self._learning_rate, LRScheduler):
+            return self._static_lr(mult, dtype)
         key = (self.get_lr() if rate is None else rate, mult, dtype)
         lr = self._lr_cache.get(key)
         if lr is None:
@@ -198,6 +205,8 @@ class Optimizer:
         ``([], [(param, grad), ...])``."""
         if not isinstance(loss, Tensor):
             raise TypeError(f"minimize: loss must be a Tensor, got {type(loss).__name__}")
+        if isinstance(loss, _program.Variable):
+            return self._static_minimize(loss, parameters, no_grad_set)
         skip = set()
         for v in no_grad_set or ():
             skip.add(v if isinstance(v, str) else id(v))
@@ -211,6 +220,40 @@ class Optimizer:
                 self._apply_optimize(pairs, group)
                 params_grads += pairs
         return [], params_grads
+
+    def _static_minimize(self, loss, parameters, no_grad_set):
+        """Static mode: append the backward ops, then the update ops, to the loss's program
+        (the parameter groups' options apply to their parameters; the optimizer's own to
+        the program's other parameters). A scheduler's rate is read at every run."""
+        from ..static import append_backward
+        chosen = parameters or [p for g in self._param_groups for p in g["params"]] or None
+        params_grads = append_backward(loss, chosen, no_grad_set)
+        program = loss.block.program
+        default = {"params": [], "grad_clip": self._grad_clip, **self._default_dict}
+        by_group = {}
+        for p, g in params_grads:
+            group = next((grp for grp in self._param_groups
+                          if any(q is p for q in grp["params"])), default)
+            by_group.setdefault(id(group), (group, []))[1].append((p, g))
+        with _program._appending_to(program), program._op_role("optimize"), no_grad():
+            for group, pairs in by_group.values():
+                self._apply_optimize(pairs, group)
+        return [], params_grads
+
+    def _static_lr(self, mult, dtype):
+        """Static mode with a scheduler: a variable of the program that the Executor sets to
+        the scheduler's rate before every run (times ``mult``, in ``dtype``)."""
+        from ..static import create_global_var
+        program = _program.state.main
+        key = ("lr", id(self), np.dtype(dtype).name)
+        var = program._refresh_vars.get(key)
+        if var is None:
+            var = create_global_var([1], self.get_lr(), np.dtype(dtype).name,
+                                    name=_program.unique_name("learning_rate"))
+            program._refresh_vars[key] = var
+            program._refresh.append((var._data, lambda d=np.dtype(dtype): np.array(
+                [self.get_lr()], dtype=d)))
+        return var if mult == 1.0 else ops.scale(var, scale=float(mult))
 
     def _apply_optimize(self, params_grads, group):
         clip = group["grad_clip"]
@@ -243,6 +286,9 @@ class Optimizer:
         that would wrap the outputs, which are the inputs again: the engine's kernel runs
         on the arrays, and a failure is explained by the row's ``infer_meta`` as ``apply``
         does (an update is not differentiable, so there is nothing to record)."""
+        if isinstance(p, _program.Variable):  # static mode: append the update op
+            _program.append_update(op_name, p, grad, lr, accumulators, attrs)
+            return
         arrays = [p._data, grad._data, lr._data, *[t._data for t in accumulators]]
         try:
             outs = dispatch._kernels[op_name](*arrays, **attrs)
@@ -276,6 +322,11 @@ class Optimizer:
         if acc is None:
             key = self._state_key(name, p)
             shape = tuple(p._data.shape) if shape is None else tuple(shape)
+            if isinstance(p, _program.Variable):  # static: the startup program fills it
+                acc = store[p.name] = _program.create_persistable(
+                    key, shape, p._data.dtype,
+                    lambda: ops.full(shape=shape, fill_value=fill, dtype=p._data.dtype))
+                return acc
             if key in self._pending_state:
                 acc = Tensor._wrap(self._state_array(key, self._pending_state.pop(key), shape,
                                                      p._data.dtype))

@@ -16,7 +16,7 @@ import numpy as np
 
 from ..autograd import sum_to
 from ..dispatch import ops
-from ..optable import Meta, OpDef, broadcast_shapes, register
+from ..optable import UNKNOWN, Meta, OpDef, broadcast_shapes, register
 
 INDEX_DTYPES = (np.dtype(np.int32), np.dtype(np.int64))
 
@@ -130,8 +130,13 @@ def _mean_grad(ctx, g):
     """d mean / dx_i = 1/n for the n elements averaged."""
     a, shape = ctx.attrs, ctx.shape("x")
     n = _size(shape, reduce_axes("mean", shape, a["axis"]))
+    expanded = _expand_reduced(g, shape, a["axis"], a["keepdim"])
+    if n and n % UNKNOWN == 0:  # a static program's -1 dimension: count when it runs
+        d = ctx.dtype("x")
+        return ops.multiply(expanded, ops.divide(ops.cast(ops.numel(g), dtype=d),
+                                                 ops.cast(ops.numel(expanded), dtype=d)))
     # an empty reduction has an empty x: its gradient is empty whatever the scale
-    return _expand_reduced(g, shape, a["axis"], a["keepdim"]) * (1.0 / max(n, 1))
+    return expanded * (1.0 / max(n, 1))
 
 
 register(OpDef("mean", ("x",), _mean_meta,
