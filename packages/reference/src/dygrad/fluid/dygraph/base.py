@@ -1,0 +1,62 @@
+"""Dygraph mode of Paddle 1.x: ``guard``, ``to_variable``, ``enabled``, ``no_grad``.
+
+dygrad only runs eagerly, so "dygraph mode" is always on; ``guard(place)`` makes ``place``
+the device for its block (then restores the previous one), as 1.x's guard chose where the
+block runs. 1.x Variables need a gradient unless told otherwise: ``to_variable`` returns a
+tensor with ``stop_gradient=False``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+
+import numpy as np
+
+from ..._core.autograd import no_grad
+from ..._core.creation import to_tensor
+from ..._core.device import current_place, set_device
+from ..._core.tensor import Tensor
+
+__all__ = ["guard", "to_variable", "enabled", "no_grad", "enable_dygraph", "in_dygraph_mode"]
+
+
+@contextlib.contextmanager
+def guard(place=None):
+    """Run the block in dygraph mode on ``place`` (a CPUPlace or CUDAPlace; None keeps the
+    current device)."""
+    previous = current_place()
+    if place is not None:
+        set_device(place)
+    try:
+        yield
+    finally:
+        set_device(previous)
+
+
+def enabled() -> bool:
+    """Whether dygraph (eager) mode is on: always, in dygrad."""
+    return True
+
+
+in_dygraph_mode = enabled
+
+
+def enable_dygraph(place=None):
+    """Dygraph mode from here on (it always is in dygrad) on ``place`` when given."""
+    if place is not None:
+        set_device(place)
+
+
+def to_variable(value, name=None, zero_copy=None, dtype=None):
+    """A Variable (Tensor) holding ``value`` (a NumPy array, or a Tensor, returned as it is),
+    with ``stop_gradient=False`` as 1.x Variables have. ``zero_copy`` is accepted and
+    ignored (the data is always copied); ``dtype`` casts."""
+    if isinstance(value, Tensor):
+        return value if dtype is None else value.astype(dtype)
+    if not isinstance(value, (np.ndarray, np.generic, list, tuple)):
+        raise TypeError(f"to_variable: the type of 'value' must be numpy.ndarray or Variable "
+                        f"(a list or tuple is also accepted), got {type(value).__name__}")
+    t = to_tensor(value, dtype=dtype, stop_gradient=False)
+    if name is not None:
+        t.name = name
+    return t

@@ -1,0 +1,42 @@
+"""``fluid.dygraph.Layer``: Paddle 1.x's Layer, the 2.x :class:`dygrad.nn.Layer` plus
+``build_once``.
+
+``Layer(name_scope=None, dtype='float32')``: ``name_scope`` names the layer (``full_name()``
+is it with a counter, e.g. 'mnist_0'). The first call runs ``build_once(*inputs)`` (also
+spelled ``_build_once``) before ``forward``: the place to create parameters whose shapes
+depend on the input, as ``FC`` does.
+"""
+
+from __future__ import annotations
+
+from ...nn.layer import Layer as _Layer
+from ..._core.tensor import Tensor
+
+__all__ = ["Layer"]
+
+
+class Layer(_Layer):
+    """Base class of 1.x layers and models (see the module docstring)."""
+
+    _built = False
+
+    def build_once(self, *inputs, **kwargs):
+        """Called once, before the first ``forward``, with the same inputs."""
+
+    def _build_once(self, *inputs, **kwargs):
+        self.build_once(*inputs, **kwargs)
+
+    def __call__(self, *inputs, **kwargs):
+        if not self._built:
+            self._build_once(*inputs, **kwargs)
+            self._built = True
+        return super().__call__(*inputs, **kwargs)
+
+
+def keep_gradient(out):
+    """Make ``out`` (a Tensor, or a list/tuple of them) keep its gradient after backward,
+    as every 1.x Variable does (``Variable.gradient()``); returns ``out``."""
+    for t in out if isinstance(out, (list, tuple)) else (out,):
+        if isinstance(t, Tensor) and not t.stop_gradient and t.grad_fn is not None:
+            t.retain_grads()
+    return out
