@@ -9,9 +9,9 @@ functions that run in dygraph mode), ``fluid.initializer``, ``fluid.ParamAttr``,
 fluid.layers.data) are not part of this package.
 """
 
-from . import core, dygraph, initializer, layers, optimizer, param_attr
 from .._core.place import CPUPlace, CUDAPlace
 from .._core.tensor import Tensor as Variable
+from . import core, dygraph, initializer, layers, optimizer, param_attr
 from .dygraph import Layer, load_dygraph, save_dygraph
 from .dygraph.base import enable_dygraph, in_dygraph_mode
 from .param_attr import ParamAttr

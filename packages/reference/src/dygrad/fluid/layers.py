@@ -16,8 +16,8 @@ import functools
 
 from .. import metric
 from .. import tensor as T
-from ..nn import functional as F
 from .._core.tensor import Tensor
+from ..nn import functional as F
 from .dygraph.layers import keep_gradient
 
 __all__ = ["relu", "elementwise_add", "elementwise_sub", "elementwise_mul", "elementwise_div",

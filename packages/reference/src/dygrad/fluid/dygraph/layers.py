@@ -9,8 +9,8 @@ depend on the input, as ``FC`` does.
 
 from __future__ import annotations
 
-from ...nn.layer import Layer as _Layer
 from ..._core.tensor import Tensor
+from ...nn.layer import Layer as _Layer
 
 __all__ = ["Layer"]
 
