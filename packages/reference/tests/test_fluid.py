@@ -341,3 +341,30 @@ def test_mnist_readers_and_batch():
     assert list(dygrad.batch(reader, 3, drop_last=True)()) == [[0, 1, 2], [3, 4, 5]]
     with pytest.raises(ValueError, match="batch_size"):
         dygrad.batch(reader, 0)
+
+
+# -- PyLayer (seed 002's comment) --------------------------------------------------------------
+
+def test_py_layer_in_numpy():
+    class MyPyLayer(fluid.PyLayer):
+        def __init__(self):
+            super(MyPyLayer, self).__init__()
+
+        @staticmethod
+        def forward(inputs):
+            return np.tanh(inputs[0])
+
+        @staticmethod
+        def backward(inputs):
+            inp, out, dout = inputs
+            return np.array(dout) * (1 - np.square(np.array(out)))
+
+    np_inp = np.array([[0.5, -1.0], [2.0, 0.0]], np.float32)
+    var_inp = to_variable(np_inp)
+    outs = MyPyLayer()(var_inp)
+    assert isinstance(outs, list) and len(outs) == 1
+    np.testing.assert_allclose(outs[0].numpy(), np.tanh(np_inp), rtol=1e-6)
+    outs[0].backward()
+    np.testing.assert_allclose(var_inp.gradient(), 1 - np.tanh(np_inp) ** 2, rtol=1e-5)
+    with pytest.raises(TypeError, match="Variable"):
+        MyPyLayer()(np_inp)

@@ -3,7 +3,7 @@ the 2.x API (``import dygrad.fluid as fluid``, or ``import paddle.fluid`` under
 ``python -m dygrad.compat``).
 
 What is here: ``fluid.dygraph`` (guard, to_variable, Layer with name_scope and build_once,
-FC, Conv2D, Pool2D, Linear, BatchNorm, Embedding, checkpoints), ``fluid.layers`` (the
+FC, Conv2D, Pool2D, Linear, BatchNorm, Embedding, checkpoints), ``fluid.PyLayer``, ``fluid.layers`` (the
 functions that run in dygraph mode), ``fluid.initializer``, ``fluid.ParamAttr``,
 ``fluid.optimizer``, places and ``fluid.core``. Static programs (Executor, fluid.data,
 fluid.layers.data) are not part of this package.
@@ -14,10 +14,11 @@ from .._core.tensor import Tensor as Variable
 from . import core, dygraph, initializer, layers, optimizer, param_attr
 from .dygraph import Layer, load_dygraph, save_dygraph
 from .dygraph.base import enable_dygraph, in_dygraph_mode
+from .dygraph.py_layer import PyLayer
 from .param_attr import ParamAttr
 
 enable_imperative = enable_dygraph
 
 __all__ = ["core", "dygraph", "initializer", "layers", "optimizer", "param_attr", "CPUPlace",
            "CUDAPlace", "Variable", "Layer", "ParamAttr", "save_dygraph", "load_dygraph",
-           "enable_dygraph", "enable_imperative", "in_dygraph_mode"]
+           "enable_dygraph", "enable_imperative", "in_dygraph_mode", "PyLayer"]
