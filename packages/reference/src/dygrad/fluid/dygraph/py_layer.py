@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...autograd import PyLayer as _PyLayer
 from ..._core.creation import to_tensor
 from ..._core.tensor import Tensor
+from ...autograd import PyLayer as _PyLayer
 
 __all__ = ["PyLayer"]
 
