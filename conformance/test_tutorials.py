@@ -211,3 +211,35 @@ def test_seed003_dygraph_conv2d(engine, tmp_path):
     want = np.maximum(np.einsum("nchwij,ocij->nohw", windows, w) + b[None, :, None, None], 0)
     np.testing.assert_allclose(got["out"], want, rtol=1e-5, atol=1e-5)
     assert np.all(b == 0) and 0.1 < w.std() < 0.5  # N(0, 2 / 27) as 1.x initializes it
+
+
+def _has_programs():
+    import dygrad.fluid
+    return hasattr(dygrad.fluid, "default_main_program")
+
+
+@pytest.mark.skipif(not _has_programs(), reason="step 6 and the evaluation program set "
+                    "fluid.default_main_program().random_seed: they need static mode's Program")
+def test_seed002_mnist_sgd_adam_eval_reload(engine, tmp_path):
+    """Step 6 (SGDOptimizer, printed losses and parameter means) and the evaluation program
+    (AdamOptimizer, eval()/train() around a test pass, save_persistables, a reload into a new
+    MNIST in a second guard), on 320 training and 160 test digits in batches of 32."""
+    from dygrad.vision.datasets.idx import write_idx
+    from dygrad.vision.datasets.mnist import shipped_subset
+    _small_mnist(tmp_path, 320)
+    images, labels = shipped_subset("test")
+    write_idx(tmp_path / "dataset" / "mnist" / "t10k-images-idx3-ubyte.gz", images[:160])
+    write_idx(tmp_path / "dataset" / "mnist" / "t10k-labels-idx1-ubyte.gz", labels[:160])
+    out = run_tutorial("seed002_s6_eval_dygraph.py", engine, args=("32", "1"),
+                       env={"DYGRAD_HOME": str(tmp_path)}, cwd=tmp_path)
+    first = _losses(out, r"^Loss at step 0: ([\d.]+)$")
+    final = _losses(out, r"^Final loss: ([\d.]+)$")
+    assert abs(first[0] - np.log(10)) < 0.05 and final[0] < first[0], (first, final)
+    assert re.search(r"^_simple_img_conv_pool_1_conv2d Bias's mean is: \S+$", out, re.M)
+    acc = _losses(out, r"^Loss at epoch 0 , Test avg_loss is: [\d.]+, acc is: ([\d.]+)$")
+    assert acc[0] > 0.3, out  # chance is 0.1
+    assert "checkpoint saved" in out and "checkpoint loaded" in out
+    trained = re.search(r"^trained model on the digit: (.*)$", out, re.M).group(1)
+    reloaded = re.search(r"^reloaded model on the digit: (.*)$", out, re.M).group(1)
+    np.testing.assert_allclose(eval(reloaded), eval(trained), rtol=1e-5)
+    assert re.search(r"^Inference result of image/infer_3.png is: \d$", out, re.M)

@@ -368,3 +368,28 @@ def test_py_layer_in_numpy():
     np.testing.assert_allclose(var_inp.gradient(), 1 - np.tanh(np_inp) ** 2, rtol=1e-5)
     with pytest.raises(TypeError, match="Variable"):
         MyPyLayer()(np_inp)
+
+
+def test_load_dict_reaches_parameters_created_at_the_first_call():
+    class Net(fluid.Layer):
+        def __init__(self, name_scope):
+            super().__init__(name_scope)
+            self._fc = FC(self.full_name(), 3)
+
+        def forward(self, x):
+            return self._fc(x)
+
+    x = to_variable(randn(2, 5))
+    trained = Net("net")
+    want = trained(x).numpy()
+    fresh = Net("net")
+    fresh.load_dict(trained.state_dict())
+    np.testing.assert_array_equal(fresh(x).numpy(), want)
+
+
+def test_guard_restarts_the_name_counters():
+    names = []
+    for _ in range(2):
+        with fluid.dygraph.guard():
+            names.append(Linear(2, 2).weight.name)
+    assert names[0] == names[1]

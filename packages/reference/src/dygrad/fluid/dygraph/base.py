@@ -2,8 +2,10 @@
 
 dygrad only runs eagerly, so "dygraph mode" is always on; ``guard(place)`` makes ``place``
 the device for its block (then restores the previous one), as 1.x's guard chose where the
-block runs. 1.x Variables need a gradient unless told otherwise: ``to_variable`` returns a
-tensor with ``stop_gradient=False``.
+block runs, and gives the block fresh name counters (the first layer named 'mnist' is
+'mnist_0' in every guard, and so are its parameters' names), as 1.x's did. 1.x Variables
+need a gradient unless told otherwise: ``to_variable`` returns a tensor with
+``stop_gradient=False``.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from ..._core.autograd import no_grad
 from ..._core.creation import to_tensor
 from ..._core.device import current_place, set_device
 from ..._core.tensor import Tensor
+from ...nn import layer as _layer
 
 __all__ = ["guard", "to_variable", "enabled", "no_grad", "enable_dygraph", "in_dygraph_mode"]
 
@@ -24,13 +27,15 @@ __all__ = ["guard", "to_variable", "enabled", "no_grad", "enable_dygraph", "in_d
 def guard(place=None):
     """Run the block in dygraph mode on ``place`` (a CPUPlace or CUDAPlace; None keeps the
     current device)."""
-    previous = current_place()
+    previous, counters = current_place(), _layer._counters
     if place is not None:
         set_device(place)
+    _layer._counters = {}
     try:
         yield
     finally:
         set_device(previous)
+        _layer._counters = counters
 
 
 def enabled() -> bool:
