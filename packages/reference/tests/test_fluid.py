@@ -137,6 +137,10 @@ def test_pool2d():
     np.testing.assert_allclose(out, x.max(axis=(2, 3), keepdims=True))
     with pytest.raises(ValueError, match="pool_type"):
         Pool2D(pool_size=2, pool_type="min")
+    with pytest.raises(ValueError, match="data_format"):
+        Pool2D(pool_size=2, data_format="NWHC")
+    with pytest.raises(ValueError, match="pool_size"):
+        Pool2D(pool_type="avg")
 
 
 def test_linear_embedding_batchnorm():

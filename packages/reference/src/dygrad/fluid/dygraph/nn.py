@@ -126,6 +126,9 @@ class Pool2D(Layer):
     def _settings(self, pool_size=-1, pool_type="max", pool_stride=1, pool_padding=0,
                   global_pooling=False, use_cudnn=True, ceil_mode=False, exclusive=True,
                   data_format="NCHW"):
+        if data_format not in ("NCHW", "NHWC"):
+            raise ValueError(f"Pool2D: data_format must be 'NCHW' or 'NHWC', got "
+                             f"{data_format!r}")
         if pool_type not in ("max", "avg"):
             raise ValueError(f"Pool2D: pool_type must be 'max' or 'avg', got {pool_type!r}")
         if not global_pooling and np.isscalar(pool_size) and pool_size <= 0:
