@@ -70,8 +70,9 @@ def _elementwise(op, api):
     def fn(x, y, axis=-1, act=None, name=None):
         return keep_gradient(apply_act(op(x, _align(x, y, axis, api)), act, api))
     fn.__name__ = api
-    fn.__doc__ = (f"``x {api.split('_')[1]} y``, ``y`` broadcast from ``axis`` of ``x`` "
-                  f"(-1: trailing dimensions), then ``act``.")
+    symbol = {"add": "+", "sub": "-", "mul": "*", "div": "/"}[api.split("_")[1]]
+    fn.__doc__ = (f"``x {symbol} y``, ``y`` broadcast from ``axis`` of ``x`` (-1: its "
+                  f"trailing dimensions), then ``act``.")
     return fn
 
 
