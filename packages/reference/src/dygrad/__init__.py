@@ -23,8 +23,9 @@ from .tensor import *  # noqa: F401,F403
 from .tensor import __all__ as _tensor_all
 
 from . import (  # noqa: F401
-    autograd, callbacks, framework, hapi, io, linalg, metric, nn, optimizer, regularizer, static,
-    vision)
+    autograd, callbacks, dataset, framework, hapi, io, linalg, metric, nn, optimizer, regularizer,
+    static, vision)
+from .batch import batch
 from .autograd import grad
 from .framework import load, save
 from .hapi import *  # noqa: F401,F403  (Model, summary, flops)
@@ -41,5 +42,5 @@ __all__ = ["__version__", "Tensor", "Parameter", "is_tensor", "no_grad", "enable
            "CPUPlace", "CUDAPlace", "CUDAPinnedPlace", "Place", "set_default_dtype",
            "get_default_dtype", "grad", "bool", "uint8", "int8", "int16", "int32", "int64",
            "float16", "float32", "float64", "complex64", "complex128", "dtype",
-           "save", "load", "ParamAttr", "enable_static", "disable_static", "in_dynamic_mode",
-           *_hapi_all, *_tensor_all]
+           "save", "load", "ParamAttr", "batch", "enable_static", "disable_static",
+           "in_dynamic_mode", *_hapi_all, *_tensor_all]
