@@ -1,4 +1,5 @@
-"""Sessions: tests (unit tests + conformance), conformance, lint, demo (the main job), compare.
+"""Sessions: tests (unit tests + conformance), conformance, lint, demo (the main job), compare
+(dygrad against its peers), bench (the asv benchmarks).
 
 Each session builds its own virtual environment and installs dygrad from this checkout,
 so a fresh machine needs only Python and nox.
@@ -57,3 +58,20 @@ def compare(session):
     session.install(REFERENCE)
     session.install("-r", "benchmarks/peers.txt")
     session.run("python", "benchmarks/compare.py", *session.posargs)
+
+
+@nox.session
+def bench(session):
+    """The asv benchmarks of benchmarks/bench_*.py (per-op overhead, seed workloads, hot kernels,
+    on each engine) in this session's environment: asv builds nothing, the results go to
+    .asv/results under this checkout's HEAD (asv publish + asv preview show them).
+    `-- quick` runs each benchmark once; other arguments go to asv run (`-- -b Conv2D`)."""
+    _install(session)
+    session.install("asv")
+    args = list(session.posargs)
+    if "quick" in args:
+        args[args.index("quick")] = "--quick"
+    env = {"OPENBLAS_CORETYPE": None, "OPENBLAS_L2_SIZE": None}  # they slow NumPy down
+    session.run("asv", "machine", "--yes", env=env)
+    session.run("asv", "run", "--python=same", "--set-commit-hash=HEAD", "--show-stderr", *args,
+                env=env)

@@ -8,7 +8,7 @@ within each repeat, and the table gives medians and ratios (dygrad / peer: above
 faster than the peer). The peers are run with their own interpreters when given (PyTorch and
 PaddlePaddle are never dependencies of dygrad); a peer that is missing is skipped and said so.
 
-Workloads (../shared/ANCHORS.md):
+Workloads (defined in workloads.py; ../shared/ANCHORS.md):
   W1   ``c = a + b`` on [4, 2] float32 tensors that require gradients: microseconds per op
   W2   seed 000's MyModel with its random branch, SGD, 3,000 steps of batch 64: steps/s
   W3   seed 000's shared-weight autoencoder, Adam, 2,000 steps: steps/s
@@ -33,6 +33,11 @@ import time
 
 import numpy as np
 
+if __package__:   # imported as benchmarks.compare (asv imports every module of benchmarks/)
+    from . import workloads
+else:             # run as a script: benchmarks/ is on sys.path
+    import workloads
+
 HIGHER_IS_BETTER = {"W1 a+b us/op": False, "W2 steps/s": True, "W3 steps/s": True,
                     "W4 train img/s": True, "W4 eval img/s": True, "W4 peak RSS MB": False}
 WORKLOAD_KEYS = {"W1": ["W1 a+b us/op"], "W2": ["W2 steps/s"], "W3": ["W3 steps/s"],
@@ -43,27 +48,9 @@ WORKLOAD_KEYS = {"W1": ["W1 a+b us/op"], "W2": ["W2 steps/s"], "W3": ["W3 steps/
 # workers: one workload in this process, result printed as JSON
 # ---------------------------------------------------------------------------
 
-def _paddle_like(framework):
-    """The Paddle-API module: dygrad (with the engine chosen) or PaddlePaddle itself."""
-    if framework == "paddle":
-        import paddle
-        paddle.set_device("cpu")
-        return paddle
-    import dygrad
-    dygrad.set_engine(framework)
-    return dygrad
-
-
 def w1(framework, threads):
-    rng = np.random.default_rng(0)
-    an, bn = rng.random((4, 2), dtype=np.float32), rng.random((4, 2), dtype=np.float32)
-    if framework == "torch":
-        import torch
-        a, b = torch.tensor(an, requires_grad=True), torch.tensor(bn, requires_grad=True)
-    else:
-        paddle = _paddle_like(framework)
-        a = paddle.to_tensor(an, stop_gradient=False)
-        b = paddle.to_tensor(bn, stop_gradient=False)
+    module = workloads.framework(framework)
+    a, b = (workloads.w1_torch if framework == "torch" else workloads.w1_paddle)(module)
     n = 20000
     best = []
     for _ in range(7):
@@ -75,101 +62,21 @@ def w1(framework, threads):
 
 
 def w2(framework, threads, steps=3000):
-    total_data, batch_size, input_size, hidden_size = 1000, 64, 128, 256
-    rs = np.random.RandomState(0)
-    x_data = rs.randn(total_data, input_size).astype(np.float32)
-    y_data = rs.randn(total_data, 1).astype(np.float32)
-    idx = [rs.choice(total_data, batch_size, replace=False) for _ in range(steps)]
-    branch = rs.rand(steps) > 0.5
-    if framework == "torch":
-        import torch
-        torch.manual_seed(0)
-
-        class MyModel(torch.nn.Module):
-            def __init__(self):
-                super().__init__()
-                self.linear1 = torch.nn.Linear(input_size, hidden_size)
-                self.linear2 = torch.nn.Linear(hidden_size, hidden_size)
-                self.linear3 = torch.nn.Linear(hidden_size, 1)
-
-            def forward(self, x, take):
-                x = torch.relu(self.linear1(x))
-                if take:
-                    x = torch.relu(self.linear2(x))
-                return self.linear3(x)
-
-        model = MyModel()
-        loss_fn = torch.nn.MSELoss()
-        opt = torch.optim.SGD(model.parameters(), lr=0.01)
-        to = torch.from_numpy
-    else:
-        paddle = _paddle_like(framework)
-        paddle.seed(0)
-        F = paddle.nn.functional
-
-        class MyModel(paddle.nn.Layer):
-            def __init__(self):
-                super().__init__()
-                self.linear1 = paddle.nn.Linear(input_size, hidden_size)
-                self.linear2 = paddle.nn.Linear(hidden_size, hidden_size)
-                self.linear3 = paddle.nn.Linear(hidden_size, 1)
-
-            def forward(self, x, take):
-                x = F.relu(self.linear1(x))
-                if take:
-                    x = F.relu(self.linear2(x))
-                return self.linear3(x)
-
-        model = MyModel()
-        loss_fn = paddle.nn.MSELoss(reduction="mean")
-        opt = paddle.optimizer.SGD(learning_rate=0.01, parameters=model.parameters())
-        to = paddle.to_tensor
+    module = workloads.framework(framework)
+    step = (workloads.w2_torch if framework == "torch" else workloads.w2_paddle)(module, steps)
     t0 = time.perf_counter()
     for t in range(steps):
-        x, y = to(x_data[idx[t]]), to(y_data[idx[t]])
-        loss = loss_fn(model(x, branch[t]), y)
-        loss.backward()
-        opt.step()
-        if framework == "torch":
-            opt.zero_grad()
-        else:
-            opt.clear_grad()
+        loss = step(t)
     dt = time.perf_counter() - t0
     return {"W2 steps/s": steps / dt, "final loss": float(loss)}
 
 
 def w3(framework, threads, steps=2000):
-    inputs_np = np.random.RandomState(0).rand(256, 64).astype(np.float32)
-    if framework == "torch":
-        import torch
-        torch.manual_seed(0)
-        inputs = torch.from_numpy(inputs_np)
-        linear = torch.nn.Linear(64, 8, bias=False)
-        loss_fn = torch.nn.MSELoss()
-        opt = torch.optim.Adam(linear.parameters(), lr=0.01)
-        t0 = time.perf_counter()
-        for _ in range(steps):
-            hidden = linear(inputs)
-            outputs = torch.matmul(hidden, linear.weight)
-            loss = loss_fn(outputs, inputs)
-            loss.backward()
-            opt.step()
-            opt.zero_grad()
-    else:
-        paddle = _paddle_like(framework)
-        paddle.seed(0)
-        inputs = paddle.to_tensor(inputs_np)
-        linear = paddle.nn.Linear(64, 8, bias_attr=False)
-        loss_fn = paddle.nn.MSELoss()
-        opt = paddle.optimizer.Adam(0.01, parameters=linear.parameters())
-        t0 = time.perf_counter()
-        for _ in range(steps):
-            hidden = linear(inputs)
-            outputs = paddle.matmul(hidden, linear.weight, transpose_y=True)
-            loss = loss_fn(outputs, inputs)
-            loss.backward()
-            opt.step()
-            opt.clear_grad()
+    module = workloads.framework(framework)
+    step = (workloads.w3_torch if framework == "torch" else workloads.w3_paddle)(module)
+    t0 = time.perf_counter()
+    for _ in range(steps):
+        loss = step()
     dt = time.perf_counter() - t0
     return {"W3 steps/s": steps / dt, "final loss": float(loss)}
 
@@ -177,54 +84,23 @@ def w3(framework, threads, steps=2000):
 def w4(framework, threads, data_file):
     data = np.load(data_file)
     xtr, ytr, xte, yte = data["xtr"], data["ytr"], data["xte"], data["yte"]
-    batch = 64
-    order = np.random.RandomState(0).permutation(len(xtr))
-    batches = [order[i:i + batch] for i in range(0, len(order) - batch + 1, batch)]
-    if framework == "torch":
-        import torch
-        torch.manual_seed(0)
-        nn = torch.nn
-        model = nn.Sequential(nn.Conv2d(1, 20, 5), nn.ReLU(), nn.MaxPool2d(2, 2),
-                              nn.Conv2d(20, 50, 5), nn.ReLU(), nn.MaxPool2d(2, 2),
-                              nn.Flatten(), nn.Linear(800, 10))
-        opt = torch.optim.Adam(model.parameters(), lr=0.001)
-        loss_fn = nn.CrossEntropyLoss()
-        to = torch.from_numpy
-        no_grad = torch.no_grad
-
-        def clear():
-            opt.zero_grad()
-    else:
-        paddle = _paddle_like(framework)
-        paddle.seed(0)
-        nn = paddle.nn
-        model = nn.Sequential(nn.Conv2D(1, 20, 5), nn.ReLU(), nn.MaxPool2D(2, 2),
-                              nn.Conv2D(20, 50, 5), nn.ReLU(), nn.MaxPool2D(2, 2),
-                              nn.Flatten(), nn.Linear(800, 10))
-        opt = paddle.optimizer.Adam(learning_rate=0.001, parameters=model.parameters())
-        loss_fn = nn.CrossEntropyLoss()
-        to = paddle.to_tensor
-        no_grad = paddle.no_grad
-
-        def clear():
-            opt.clear_grad()
+    batches = workloads.w4_batches(len(xtr))
+    module = workloads.framework(framework)
+    model, train, predict = (workloads.w4_torch if framework == "torch"
+                             else workloads.w4_paddle)(module)
     t0 = time.perf_counter()
     for ix in batches:
-        loss = loss_fn(model(to(xtr[ix])), to(ytr[ix]))
-        loss.backward()
-        opt.step()
-        clear()
-    train = len(batches) * batch / (time.perf_counter() - t0)
+        train(xtr[ix], ytr[ix])
+    train_rate = len(batches) * workloads.W4_BATCH / (time.perf_counter() - t0)
     model.eval()
     t0 = time.perf_counter()
     correct = 0
-    with no_grad():
-        for i in range(0, len(xte), 1000):
-            pred = model(to(xte[i:i + 1000])).numpy().argmax(axis=1)
-            correct += int((pred == yte[i:i + 1000]).sum())
+    for i in range(0, len(xte), workloads.W4_EVAL_BATCH):
+        pred = predict(xte[i:i + workloads.W4_EVAL_BATCH])
+        correct += int((pred == yte[i:i + workloads.W4_EVAL_BATCH]).sum())
     evals = len(xte) / (time.perf_counter() - t0)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    return {"W4 train img/s": train, "W4 eval img/s": evals, "W4 peak RSS MB": peak,
+    return {"W4 train img/s": train_rate, "W4 eval img/s": evals, "W4 peak RSS MB": peak,
             "accuracy": correct / len(xte)}
 
 
@@ -242,15 +118,11 @@ def worker(framework, workload, threads, data_file):
 # ---------------------------------------------------------------------------
 
 def mnist_file() -> str:
-    """The shipped 5,000-digit subset, shuffled with a fixed seed: 4,000 training and 1,000
-    test digits scaled to [0, 1], saved for the workers (who may not have dygrad)."""
-    from dygrad.vision.datasets.mnist import _shipped_subset
-    images, labels = _shipped_subset()
-    order = np.random.RandomState(0).permutation(len(images))
-    x = (images[order].astype(np.float32) / 255.0).reshape(-1, 1, 28, 28)
-    y = labels[order].astype(np.int64)
+    """The seed's MNIST split (workloads.mnist_split) saved for the workers, who may not have
+    dygrad."""
+    xtr, ytr, xte, yte = workloads.mnist_split()
     path = os.path.join(tempfile.mkdtemp(prefix="dygrad-compare-"), "mnist.npz")
-    np.savez(path, xtr=x[:4000], ytr=y[:4000], xte=x[4000:], yte=y[4000:])
+    np.savez(path, xtr=xtr, ytr=ytr, xte=xte, yte=yte)
     return path
 
 

@@ -1,0 +1,48 @@
+"""Per-op overhead (W1): ops on [4, 2] float32 tensors, where dispatch, the tape and the
+backward walk cost more than the arithmetic; per engine."""
+
+from .workloads import ENGINES, framework, w1_paddle
+
+
+class OpOverhead:
+    """Ops on tensors that require gradients: each records a node of the tape."""
+
+    params = [ENGINES]
+    param_names = ["engine"]
+
+    def setup(self, engine):
+        self.paddle = framework(engine)
+        self.a, self.b = w1_paddle(self.paddle)
+        self.w = self.paddle.to_tensor(self.a.numpy()[:2], stop_gradient=False)  # [2, 2]
+
+    def time_add(self, engine):
+        """W1: ``c = a + b``."""
+        self.a + self.b
+
+    def time_matmul(self, engine):
+        """``matmul(a, w)``, [4, 2] x [2, 2]."""
+        self.paddle.matmul(self.a, self.w)
+
+    def time_forward_backward(self, engine):
+        """A small graph, ``((a + b) * a).sum()``, built and walked back (the gradients of
+        a and b accumulate across calls, as without clear_grad)."""
+        ((self.a + self.b) * self.a).sum().backward()
+
+
+class OpOverheadNoGrad:
+    """``c = a + b`` under no_grad: dispatch alone, nothing recorded."""
+
+    params = [ENGINES]
+    param_names = ["engine"]
+
+    def setup(self, engine):
+        paddle = framework(engine)
+        self.a, self.b = w1_paddle(paddle)
+        self.no_grad = paddle.no_grad()
+        self.no_grad.__enter__()
+
+    def teardown(self, engine):
+        self.no_grad.__exit__(None, None, None)
+
+    def time_add(self, engine):
+        self.a + self.b
