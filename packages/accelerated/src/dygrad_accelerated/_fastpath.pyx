@@ -123,14 +123,35 @@ cdef tuple _leaf(t):
     return (acc, 0)
 
 
-cdef object _node(op, dict attrs, tuple inputs, tuple outputs):
+cdef class _Row:
+    """What dispatch reads of an op's row (``OpDef`` is frozen: read once per row)."""
+    cdef str name
+    cdef bint differentiable, rare
+    cdef dict attrs
+    cdef tuple saves, inputs, outputs
+
+
+cdef dict _rows = {}
+
+
+cdef _Row _row(op):
+    cdef _Row r = _rows.get(op)
+    if r is None:
+        r = _Row()
+        r.name, r.differentiable, r.rare = op.name, op.grad is not None, op.variadic or op.random
+        r.attrs, r.saves, r.inputs, r.outputs = op.attrs, tuple(op.saves), op.inputs, op.outputs
+        _rows[op] = r
+    return r
+
+
+cdef object _node(op, _Row row, dict attrs, tuple inputs, tuple outputs):
     """``Node(op, attrs, inputs, outputs)`` for a non-variadic op."""
     cdef object n = _new(_Node)
     cdef list edges = [], meta = []
     cdef dict saved
     cdef tuple names, outs
     cdef Py_ssize_t i
-    op_attrs = op.attrs
+    op_attrs = row.attrs
     _put(n, N_OP, op)
     _put(n, N_ATTRS, {**op_attrs, **attrs} if attrs else op_attrs)
     for t in inputs:
@@ -146,10 +167,10 @@ cdef object _node(op, dict attrs, tuple inputs, tuple outputs):
     _put(n, N_OUT_META, [(d.shape, d.dtype) for d in [_slot(t, T_DATA, "_data") for t in outputs]])
     _put(n, N_FREED, False)
     _put(n, N_HOOKS, None)
-    saves = op.saves
+    saves = row.saves
     if saves:
         saved = {}
-        names, outs = op.inputs, op.outputs
+        names, outs = row.inputs, row.outputs
         for name in saves:
             if name in outs:
                 i = outs.index(name)
@@ -168,15 +189,16 @@ cdef object _node(op, dict attrs, tuple inputs, tuple outputs):
 
 def apply(op, *inputs, **attrs):
     """Run ``op`` on Tensors ``inputs`` with attributes ``attrs``; record it if needed."""
-    if op.variadic or op.random:
+    cdef _Row row = _row(op)
+    if row.rare:
         return _ref_apply(op, *inputs, **attrs)
-    return _apply(op, inputs, attrs)
+    return _apply(op, row, inputs, attrs)
 
 
-cdef object _apply(op, tuple inputs, dict attrs):
+cdef object _apply(op, _Row row, tuple inputs, dict attrs):
     cdef list arrays = [_slot(t, T_DATA, "_data") for t in inputs]
     cdef bint need = False
-    kernel = _kernels[op.name]
+    kernel = _kernels[row.name]
     try:
         if attrs:
             out = kernel(*arrays, **attrs)
@@ -189,7 +211,7 @@ cdef object _apply(op, tuple inputs, dict attrs):
     except Exception as exc:
         _explain(op, exc, arrays, attrs)
         raise
-    if _grad_mode.enabled and op.grad is not None:
+    if _grad_mode.enabled and row.differentiable:
         for t in inputs:
             if not _slot(t, T_STOP, "stop_gradient"):
                 need = True
@@ -203,7 +225,7 @@ cdef object _apply(op, tuple inputs, dict attrs):
     _put(t, T_DATA, out)
     _put(t, T_STOP, not need)
     _put(t, T_VERSION, [0])
-    _put(t, T_GRAD_FN, _node(op, attrs, inputs, (t,)) if need else None)
+    _put(t, T_GRAD_FN, _node(op, row, attrs, inputs, (t,)) if need else None)
     return t
 
 
@@ -213,9 +235,10 @@ def binary(op, x, y):
     if not (type(x) is T and type(y) is T and _slot(x, T_DATA, "_data").dtype is
             _slot(y, T_DATA, "_data").dtype):  # not the hot path
         x, y = _as_operands(op.name, x, y)
-    if op.random:  # no binary op is variadic
+    cdef _Row row = _row(op)
+    if row.rare:  # a random op (no binary op is variadic)
         return _ref_apply(op, x, y)
-    return _apply(op, (x, y), {})
+    return _apply(op, row, (x, y), {})
 
 
 
