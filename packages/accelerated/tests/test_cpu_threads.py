@@ -46,18 +46,27 @@ def test_split_max_pool_matches_the_reference(case, split_everything):
           REFERENCE["max_pool2d_grad"](g, mask_ref, input_size=shape[2:]), np.float64)
 
 
-def test_a_failing_part_raises_after_every_part_has_finished(split_everything):
+def test_a_failing_piece_raises_after_every_piece_has_finished(split_everything):
     done = []
 
-    def part(lo, hi):
+    def piece(lo, hi):
         done.append((lo, hi))
         if lo == 0:
-            raise ValueError("first part")
+            raise ValueError("first piece")
         return hi - lo
 
-    with pytest.raises(ValueError, match="first part"):
-        threads.split(6, 1, part)
-    assert sorted(done)[-1][1] == 6 and len(done) == split_everything
+    with pytest.raises(ValueError, match="first piece"):
+        threads.split(6, 1, piece)
+    assert sorted(done) == [(i, i + 1) for i in range(6)]
+
+
+def test_pieces_cover_the_range_in_order(split_everything, monkeypatch):
+    pieces = threads.split(101, 1, lambda lo, hi: (lo, hi))
+    assert len(pieces) == 4 * split_everything
+    assert [p[0] for p in pieces[1:]] == [p[1] for p in pieces[:-1]]
+    assert pieces[0][0] == 0 and pieces[-1][1] == 101
+    monkeypatch.setattr(threads, "SPLIT_MIN_WORK", 100)
+    assert threads.split(101, 99, lambda lo, hi: (lo, hi)) == [(0, 101)]  # too little work
 
 
 def _blas_threads():

@@ -15,6 +15,7 @@ ran 20x slower). So BLAS keeps one thread except inside the big products.
 
 from __future__ import annotations
 
+import itertools
 import os
 from concurrent.futures import ThreadPoolExecutor
 
@@ -25,6 +26,7 @@ BLAS_MIN_MACS = 1 << 24
 # A batch is split among the threads when its work is at least this many multiply-adds
 # (or, for pooling, elements read).
 SPLIT_MIN_WORK = 1 << 20
+PIECES_PER_THREAD = 4
 
 _count = os.cpu_count() or 1
 _pool: ThreadPoolExecutor | None = None
@@ -66,9 +68,11 @@ def blas_for(macs: int) -> None:
 
 
 def split(n: int, work: int, fn) -> list:
-    """``[fn(lo, hi) for each part]`` of ``range(n)`` cut into one part per thread (this one
-    runs the first) when ``work`` is big enough, else ``[fn(0, n)]``. BLAS has one thread
-    meanwhile: the parallelism is the parts'."""
+    """``[fn(lo, hi) for each piece]`` of ``range(n)`` cut into pieces that the threads (this
+    one too) take in turn, when ``work`` is big enough, else ``[fn(0, n)]``. Several pieces
+    per thread: a thread that the machine's other processes hold back takes fewer, instead
+    of the others waiting for its share. BLAS has one thread meanwhile: the pieces are the
+    parallelism."""
     global _pool
     blas(1)
     k = min(_count, n) if work >= SPLIT_MIN_WORK else 1
@@ -76,10 +80,21 @@ def split(n: int, work: int, fn) -> list:
         return [fn(0, n)]
     if _pool is None:
         _pool = ThreadPoolExecutor(max_workers=_count - 1, thread_name_prefix="dygrad")
-    cuts = [n * i // k for i in range(k + 1)]
-    futures = [_pool.submit(fn, cuts[i], cuts[i + 1]) for i in range(1, k)]
+    pieces = min(n, PIECES_PER_THREAD * k)
+    cuts = [n * i // pieces for i in range(pieces + 1)]
+    results = [None] * pieces
+    turn = itertools.count()           # next() on it is atomic: each piece is taken once
+
+    def take():
+        i = next(turn)
+        while i < pieces:
+            results[i] = fn(cuts[i], cuts[i + 1])
+            i = next(turn)
+
+    futures = [_pool.submit(take) for _ in range(k - 1)]
     try:
-        first = fn(cuts[0], cuts[1])
-    finally:  # the other parts write into the caller's arrays: let them finish first
-        rest = [f.result() for f in futures]
-    return [first, *rest]
+        take()
+    finally:  # the pieces write into the caller's arrays: let every one finish first
+        for f in futures:
+            f.result()
+    return results
