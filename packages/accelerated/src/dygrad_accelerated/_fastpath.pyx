@@ -6,7 +6,66 @@ The Tensors and Nodes made here are the reference classes (created with ``__new_
 their slots set), so a graph recorded on this engine is walked by the reference backward
 and the other way round. Rare shapes of call (variadic and random ops, mixed operands)
 go to the reference functions. ``set_omp_threads`` sets OpenMP's thread count.
+
+The slots of the Tensors and Nodes (``_data``, ``stop_gradient``, ``op``, ...) are read and
+written at their offsets in the object, as CPython's member descriptors do, without the
+attribute lookup by name: for a fresh Node or Tensor, and for inputs whose class is Tensor
+or Parameter (other subclasses take ``getattr``).
 """
+
+from cpython.object cimport PyObject
+from cpython.ref cimport Py_INCREF, Py_XDECREF
+
+cdef extern from "Python.h":
+    ctypedef struct PyMemberDef:
+        Py_ssize_t offset
+    ctypedef struct PyMemberDescrObject:
+        PyMemberDef* d_member
+
+# offsets of the slots
+cdef Py_ssize_t T_DATA, T_STOP, T_GRAD_FN, T_VERSION
+cdef Py_ssize_t N_OP, N_ATTRS, N_EDGES, N_IN_META, N_OUT_META, N_SAVED, N_FREED, N_HOOKS
+cdef object _Parameter
+
+
+cdef Py_ssize_t _offset(cls, str name) except -1:
+    descr = cls.__dict__[name]
+    if type(descr).__name__ != "member_descriptor":
+        raise TypeError(f"{cls.__name__}.{name} is not a slot")
+    return (<PyMemberDescrObject*><PyObject*>descr).d_member.offset
+
+
+cdef inline void _put(object obj, Py_ssize_t off, object value) noexcept:
+    """obj's slot at off = value (what PyMember_SetOne does)."""
+    cdef PyObject** p = <PyObject**>((<char*><PyObject*>obj) + off)
+    cdef PyObject* old = p[0]
+    Py_INCREF(value)
+    p[0] = <PyObject*>value
+    Py_XDECREF(old)
+
+
+cdef inline object _slot(object obj, Py_ssize_t off, str name):
+    """obj's slot at off (getattr when obj's class is not Tensor or Parameter, or the slot is
+    empty, so the usual AttributeError comes)."""
+    cdef PyObject* v
+    cls = type(obj)
+    if cls is _Tensor or cls is _Parameter:
+        v = (<PyObject**>((<char*><PyObject*>obj) + off))[0]
+        if v != NULL:
+            return <object>v
+    return getattr(obj, name)
+
+
+cdef void _bind_slots() except *:
+    global T_DATA, T_STOP, T_GRAD_FN, T_VERSION, _Parameter
+    global N_OP, N_ATTRS, N_EDGES, N_IN_META, N_OUT_META, N_SAVED, N_FREED, N_HOOKS
+    from dygrad._core.tensor import Parameter
+    _Parameter = Parameter
+    T_DATA, T_STOP = _offset(_Tensor, "_data"), _offset(_Tensor, "stop_gradient")
+    T_GRAD_FN, T_VERSION = _offset(_Tensor, "_grad_fn"), _offset(_Tensor, "_version")
+    N_OP, N_ATTRS, N_EDGES = _offset(_Node, "op"), _offset(_Node, "attrs"), _offset(_Node, "next_edges")
+    N_IN_META, N_OUT_META = _offset(_Node, "in_meta"), _offset(_Node, "out_meta")
+    N_SAVED, N_FREED, N_HOOKS = _offset(_Node, "_saved"), _offset(_Node, "_freed"), _offset(_Node, "pre_hooks")
 
 cdef extern from *:
     """
@@ -50,6 +109,7 @@ def configure(kernels, array_type, ensure):
     _AccumulateGrad = autograd.AccumulateGrad
     _explain, _wrap_outputs = dispatch._explain, dispatch._wrap_outputs
     _ref_apply, _as_operands = dispatch.REFERENCE_PATHS["apply"], dispatch.as_operands
+    _bind_slots()
 
 
 cdef tuple _leaf(t):
@@ -63,33 +123,54 @@ cdef tuple _leaf(t):
     return (acc, 0)
 
 
-cdef object _node(op, dict attrs, tuple inputs, tuple outputs):
+cdef class _Row:
+    """What dispatch reads of an op's row (``OpDef`` is frozen: read once per row)."""
+    cdef str name
+    cdef bint differentiable, rare
+    cdef dict attrs
+    cdef tuple saves, inputs, outputs
+
+
+cdef dict _rows = {}
+
+
+cdef _Row _row(op):
+    cdef _Row r = _rows.get(op)
+    if r is None:
+        r = _Row()
+        r.name, r.differentiable, r.rare = op.name, op.grad is not None, op.variadic or op.random
+        r.attrs, r.saves, r.inputs, r.outputs = op.attrs, tuple(op.saves), op.inputs, op.outputs
+        _rows[op] = r
+    return r
+
+
+cdef object _node(op, _Row row, dict attrs, tuple inputs, tuple outputs):
     """``Node(op, attrs, inputs, outputs)`` for a non-variadic op."""
     cdef object n = _new(_Node)
     cdef list edges = [], meta = []
     cdef dict saved
     cdef tuple names, outs
     cdef Py_ssize_t i
-    op_attrs = op.attrs
-    n.op = op
-    n.attrs = {**op_attrs, **attrs} if attrs else op_attrs
+    op_attrs = row.attrs
+    _put(n, N_OP, op)
+    _put(n, N_ATTRS, {**op_attrs, **attrs} if attrs else op_attrs)
     for t in inputs:
-        d = t._data
+        d = _slot(t, T_DATA, "_data")
         meta.append((d.shape, d.dtype))
-        if t.stop_gradient:
+        if _slot(t, T_STOP, "stop_gradient"):
             edges.append(None)
         else:
-            fn = t._grad_fn
+            fn = _slot(t, T_GRAD_FN, "_grad_fn")
             edges.append((fn, t._out_idx) if fn is not None else _leaf(t))
-    n.next_edges = edges
-    n.in_meta = meta
-    n.out_meta = [(t._data.shape, t._data.dtype) for t in outputs]
-    n._freed = False
-    n.pre_hooks = None
-    saves = op.saves
+    _put(n, N_EDGES, edges)
+    _put(n, N_IN_META, meta)
+    _put(n, N_OUT_META, [(d.shape, d.dtype) for d in [_slot(t, T_DATA, "_data") for t in outputs]])
+    _put(n, N_FREED, False)
+    _put(n, N_HOOKS, None)
+    saves = row.saves
     if saves:
         saved = {}
-        names, outs = op.inputs, op.outputs
+        names, outs = row.inputs, row.outputs
         for name in saves:
             if name in outs:
                 i = outs.index(name)
@@ -100,30 +181,39 @@ cdef object _node(op, dict attrs, tuple inputs, tuple outputs):
                 t = inputs[names.index(name)]
                 box = t._version
                 saved[name] = (t, box, box[0], None, None)
-        n._saved = saved
+        _put(n, N_SAVED, saved)
     else:
-        n._saved = None
+        _put(n, N_SAVED, None)
     return n
 
 
 def apply(op, *inputs, **attrs):
     """Run ``op`` on Tensors ``inputs`` with attributes ``attrs``; record it if needed."""
-    if op.variadic or op.random:
+    cdef _Row row = _row(op)
+    if row.rare:
         return _ref_apply(op, *inputs, **attrs)
-    return _apply(op, inputs, attrs)
+    return _apply(op, row, inputs, attrs)
 
 
-cdef object _apply(op, tuple inputs, dict attrs):
-    cdef list arrays = [t._data for t in inputs]
+cdef object _apply(op, _Row row, tuple inputs, dict attrs):
+    cdef list arrays = [_slot(t, T_DATA, "_data") for t in inputs]
     cdef bint need = False
+    kernel = _kernels[row.name]
     try:
-        out = _kernels[op.name](*arrays, **attrs)
+        if attrs:
+            out = kernel(*arrays, **attrs)
+        elif len(arrays) == 2:
+            out = kernel(arrays[0], arrays[1])
+        elif len(arrays) == 1:
+            out = kernel(arrays[0])
+        else:
+            out = kernel(*arrays)
     except Exception as exc:
         _explain(op, exc, arrays, attrs)
         raise
-    if _grad_mode.enabled and op.grad is not None:
+    if _grad_mode.enabled and row.differentiable:
         for t in inputs:
-            if not t.stop_gradient:
+            if not _slot(t, T_STOP, "stop_gradient"):
                 need = True
                 break
     cls = type(out)
@@ -132,21 +222,23 @@ cdef object _apply(op, tuple inputs, dict attrs):
     if cls is not _array_type:
         out = _ensure(out)
     t = _new(_Tensor)
-    t._data = out
-    t.stop_gradient = not need
-    t._version = [0]
-    t._grad_fn = _node(op, attrs, inputs, (t,)) if need else None
+    _put(t, T_DATA, out)
+    _put(t, T_STOP, not need)
+    _put(t, T_VERSION, [0])
+    _put(t, T_GRAD_FN, _node(op, row, attrs, inputs, (t,)) if need else None)
     return t
 
 
 def binary(op, x, y):
     """Apply a binary op after making both operands Tensors of one dtype."""
     T = _Tensor
-    if not (type(x) is T and type(y) is T and x._data.dtype is y._data.dtype):  # not the hot path
+    if not (type(x) is T and type(y) is T and _slot(x, T_DATA, "_data").dtype is
+            _slot(y, T_DATA, "_data").dtype):  # not the hot path
         x, y = _as_operands(op.name, x, y)
-    if op.random:  # no binary op is variadic
+    cdef _Row row = _row(op)
+    if row.rare:  # a random op (no binary op is variadic)
         return _ref_apply(op, x, y)
-    return _apply(op, (x, y), {})
+    return _apply(op, row, (x, y), {})
 
 
 

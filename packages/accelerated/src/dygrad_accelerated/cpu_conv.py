@@ -6,10 +6,14 @@ consecutive row blocks) and columns (output position), either one [C * KH * KW, 
 block per image, whose ``np.matmul`` with the filter [G, O/G, C/G * KH * KW] is the output
 in NCHW order, or, for small images, the chunk's images side by side ([C * KH * KW,
 B * OH * OW]) for one bigger product. The input gradient is the filter's transpose times the
-output gradient, then col2im (a compiled scatter-add, one image per thread); the filter
-gradient sums one product per chunk of the windows side by side with the output gradient.
-Pooling is one compiled pass over each [H, W] plane. float16 is computed in float32 and
-rounded back; channels-last data is moved to channels-first and back.
+output gradient, then col2im (a compiled scatter-add); the filter gradient sums one product
+per chunk of the windows side by side with the output gradient. Pooling is one compiled
+pass over each [H, W] plane. float16 is computed in float32 and rounded back; channels-last
+data is moved to channels-first and back.
+
+With several threads (``dygrad.set_num_threads``) the batch (pooling: the planes) is cut
+into one part per thread (``threads.split``), each part running the compiled loops without
+the GIL and a single-threaded BLAS product into its own slice of the output.
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ import numpy as np
 from dygrad._core.ops.conv import pool_out_size
 from dygrad.kernels.conv import _back, _first, pool_divisor
 
-from . import _conv
+from . import _conv, threads
 
 
 def _work(a, dtype=None):
@@ -82,10 +86,10 @@ def _buffer(slot, shape, dtype):
     return buf[:nbytes].view(dtype).reshape(shape)
 
 
-def _chunks(n, per_image_bytes):
-    """(start, stop) of the chunks of a batch of n images."""
+def _chunks(lo, hi, per_image_bytes):
+    """(start, stop) of the chunks of the images lo..hi of a batch."""
     step = max(1, _CHUNK_BYTES // max(per_image_bytes, 1))
-    return [(i, min(i + step, n)) for i in range(0, n, step)]
+    return [(i, min(i + step, hi)) for i in range(lo, hi, step)]
 
 
 def _im2col(x, ksize, strides, paddings, dilations, out, groups, side_by_side):
@@ -116,14 +120,17 @@ def conv2d(x, filter, strides=(1, 1), paddings=((0, 0), (0, 0)), dilations=(1, 1
     w = w.reshape(groups, o // groups, -1)
     side = length < _PER_IMAGE
     y = np.empty((n, o, length), dtype=xc.dtype)
-    for lo, hi in _chunks(n, w.size // o * groups * length * xc.itemsize):
-        cols = _im2col(xc[lo:hi], ksize, strides, paddings, dilations, out, groups, side)
-        if side:
-            prod = np.matmul(w, cols, out=_buffer("prod", (groups, o // groups, cols.shape[2]),
-                                                  xc.dtype))
-            y[lo:hi] = prod.reshape(o, hi - lo, length).transpose(1, 0, 2)
-        else:
-            np.matmul(w, cols, out=y[lo:hi].reshape(hi - lo, groups, o // groups, length))
+
+    def part(first, last):
+        for lo, hi in _chunks(first, last, w.size // o * groups * length * xc.itemsize):
+            cols = _im2col(xc[lo:hi], ksize, strides, paddings, dilations, out, groups, side)
+            if side:
+                prod = np.matmul(w, cols, out=_buffer(
+                    "prod", (groups, o // groups, cols.shape[2]), xc.dtype))
+                y[lo:hi] = prod.reshape(o, hi - lo, length).transpose(1, 0, 2)
+            else:
+                np.matmul(w, cols, out=y[lo:hi].reshape(hi - lo, groups, o // groups, length))
+    threads.split(n, y.size * (w.size // o), part)
     return _back(y.astype(x.dtype, copy=False).reshape((n, o) + out), data_format)
 
 
@@ -141,18 +148,23 @@ def conv2d_grad_input(out_grad, filter, input_size=(1, 1), strides=(1, 1),
     wt = w.reshape(groups, o // groups, rows).transpose(0, 2, 1)
     side = length < _PER_IMAGE
     dx = np.empty((n, groups * w.shape[1]) + tuple(input_size), dtype=g.dtype)
-    for lo, hi in _chunks(n, groups * rows * length * g.itemsize):
-        b = hi - lo
-        gb = g[lo:hi].reshape(b, groups, o // groups, length)
-        if side:                                                       # [G, C/G * K, B * L]
-            go = gb.transpose(1, 2, 0, 3).reshape(groups, o // groups, b * length)
-            cols = np.matmul(wt, go, out=_buffer("cols", (groups, rows, b * length), g.dtype))
-            sn, sr = length, b * length
-        else:                                                          # [B, G, C/G * K, L]
-            cols = np.matmul(wt, gb, out=_buffer("cols", (b, groups, rows, length), g.dtype))
-            sn, sr = groups * rows * length, length
-        _conv.col2im(cols.reshape(-1), dx[lo:hi], ksize, strides, paddings, dilations, out,
-                     sn, sr)
+
+    def part(first, last):
+        for lo, hi in _chunks(first, last, groups * rows * length * g.itemsize):
+            b = hi - lo
+            gb = g[lo:hi].reshape(b, groups, o // groups, length)
+            if side:                                                   # [G, C/G * K, B * L]
+                go = gb.transpose(1, 2, 0, 3).reshape(groups, o // groups, b * length)
+                cols = np.matmul(wt, go, out=_buffer("cols", (groups, rows, b * length),
+                                                     g.dtype))
+                sn, sr = length, b * length
+            else:                                                      # [B, G, C/G * K, L]
+                cols = np.matmul(wt, gb, out=_buffer("cols", (b, groups, rows, length),
+                                                     g.dtype))
+                sn, sr = groups * rows * length, length
+            _conv.col2im(cols.reshape(-1), dx[lo:hi], ksize, strides, paddings, dilations,
+                         out, sn, sr)
+    threads.split(n, g.size * rows, part)
     return _back(dx.astype(out_grad.dtype, copy=False), data_format)
 
 
@@ -170,11 +182,15 @@ def conv2d_grad_filter(input, out_grad, filter_size=(1, 1), strides=(1, 1),
     n, c, o, out = xc.shape[0], xc.shape[1], g.shape[1], g.shape[2:]
     length, ksize = out[0] * out[1], tuple(filter_size)
     rows = c // groups * ksize[0] * ksize[1]
-    dwt = np.zeros((groups, rows, o // groups), dtype=xc.dtype)        # [G, C/G * K, O/G]
-    for lo, hi in _chunks(n, groups * rows * length * xc.itemsize):
-        cols = _im2col(xc[lo:hi], ksize, strides, paddings, dilations, out, groups, True)
-        go = g[lo:hi].reshape(hi - lo, groups, o // groups, length).transpose(1, 0, 3, 2)
-        dwt += np.matmul(cols, go.reshape(groups, (hi - lo) * length, o // groups))
+
+    def part(first, last):
+        dwt = np.zeros((groups, rows, o // groups), dtype=xc.dtype)    # [G, C/G * K, O/G]
+        for lo, hi in _chunks(first, last, groups * rows * length * xc.itemsize):
+            cols = _im2col(xc[lo:hi], ksize, strides, paddings, dilations, out, groups, True)
+            go = g[lo:hi].reshape(hi - lo, groups, o // groups, length).transpose(1, 0, 3, 2)
+            dwt += np.matmul(cols, go.reshape(groups, (hi - lo) * length, o // groups))
+        return dwt
+    dwt = sum(threads.split(n, g.size * rows, part))
     dw = dwt.transpose(0, 2, 1).reshape((o, c // groups) + ksize)
     return np.ascontiguousarray(dw, dtype=input.dtype)
 
@@ -190,7 +206,9 @@ def max_pool2d(x, kernel_size=(1, 1), strides=(1, 1), paddings=((0, 0), (0, 0)),
     xc = _work(x).reshape(n * c, h, w)
     y = np.empty((n * c,) + out, dtype=xc.dtype)
     mask = np.empty((n * c,) + out, dtype=np.int32)
-    _conv.max_pool(xc, y, mask, kernel_size, strides, paddings, float(np.finfo(x.dtype).min))
+    lowest = float(np.finfo(x.dtype).min)
+    threads.split(n * c, xc.size, lambda lo, hi: _conv.max_pool(
+        xc[lo:hi], y[lo:hi], mask[lo:hi], kernel_size, strides, paddings, lowest))
     return y.astype(x.dtype, copy=False).reshape((n, c) + out), mask.reshape((n, c) + out)
 
 
@@ -205,7 +223,8 @@ def max_pool2d_grad(out_grad, mask, input_size=(1, 1)):
     index = np.int32 if mask.dtype == np.int32 else np.int64
     m = np.ascontiguousarray(mask, dtype=index).reshape(n * c, length)
     dx = np.empty((n * c, hw), dtype=g.dtype)
-    _conv.max_pool_grad(g, m, dx)
+    threads.split(n * c, dx.size, lambda lo, hi: _conv.max_pool_grad(g[lo:hi], m[lo:hi],
+                                                                      dx[lo:hi]))
     return dx.astype(out_grad.dtype, copy=False).reshape((n, c) + tuple(input_size))
 
 

@@ -13,10 +13,10 @@ from dygrad._core.engine import Engine
 from dygrad._core.optable import TABLE
 from dygrad.kernels import KERNELS as REFERENCE_KERNELS
 
-from . import cpu_conv, cpu_loss, cpu_nn, cpu_norm, cpu_optimizer, fastpath, numpy_kernels
+from . import cpu_conv, cpu_elementwise, cpu_loss, cpu_nn, cpu_norm, cpu_optimizer, fastpath, numpy_kernels
 
 CYTHON = {**cpu_nn.KERNELS, **cpu_conv.KERNELS, **cpu_loss.KERNELS, **cpu_norm.KERNELS,
-          **cpu_optimizer.KERNELS}
+          **cpu_optimizer.KERNELS, **cpu_elementwise.KERNELS}
 
 
 def _build():

@@ -15,7 +15,6 @@ def fast_paths(engine) -> dict:
 
 
 def set_num_threads(n: int) -> None:
-    """OpenMP threads for the compiled kernels and NumPy's BLAS threads."""
-    from threadpoolctl import threadpool_limits
-    _fastpath.set_omp_threads(n)
-    threadpool_limits(n, user_api="blas")
+    """Threads for the compiled kernels, the batch-parallel ones and BLAS (``threads``)."""
+    from . import threads
+    threads.set_num_threads(n)

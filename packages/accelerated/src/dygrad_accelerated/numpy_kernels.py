@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dygrad.kernels import KERNELS as _REF
 
+from . import threads
+
 # matrix products go to BLAS; single-pass elementwise ufuncs are NumPy's SIMD loops
 _AT_THE_LIMIT = (
     "matmul", "add", "subtract", "multiply", "divide", "neg", "abs", "exp", "log", "sqrt",
@@ -16,3 +18,13 @@ _AT_THE_LIMIT = (
 )
 
 KERNELS = {name: _REF[name] for name in _AT_THE_LIMIT if name in _REF}
+
+
+def matmul(x, y, transpose_x=False, transpose_y=False):
+    """op(x) @ op(y) with Paddle's 1-D rules, BLAS's threads only for a big product"""
+    n = y.shape[-2 if transpose_y else -1] if y.ndim > 1 else 1
+    threads.blas_for(x.size * n)
+    return _REF["matmul"](x, y, transpose_x, transpose_y)
+
+
+KERNELS["matmul"] = matmul

@@ -5,7 +5,8 @@ All of them drive the one backward walk of :mod:`dygrad._core.autograd`.
 
 from __future__ import annotations
 
-from .._core.autograd import enable_grad, is_grad_enabled, no_grad, run_backward, set_grad_enabled
+from .._core import autograd as _autograd
+from .._core.autograd import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
 from .._core.creation import to_tensor
 from .._core.dispatch import ops
 from .._core.tensor import Tensor
@@ -47,7 +48,7 @@ def backward(tensors, grad_tensors=None, retain_graph=False):
     (one walk, so shared parts of the graph run once)."""
     tensors, _ = _as_list(tensors, "paddle.autograd.backward")
     grads = _grads_for(tensors, grad_tensors, "paddle.autograd.backward")
-    run_backward(tensors, grads, retain_graph=retain_graph)
+    _autograd.run_backward(tensors, grads, retain_graph=retain_graph)
 
 
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
@@ -66,6 +67,8 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     if no_grad_vars is not None:
         no_grad_vars, _ = _as_list(no_grad_vars, "paddle.grad no_grad_vars")
     grads = _grads_for(outputs, grad_outputs, "paddle.grad")
-    result = run_backward(outputs, grads, retain_graph=retain_graph, create_graph=create_graph,
-                          inputs=inputs, allow_unused=allow_unused, no_grad_vars=no_grad_vars)
+    result = _autograd.run_backward(outputs, grads, retain_graph=retain_graph,
+                                    create_graph=create_graph,
+                                    inputs=inputs, allow_unused=allow_unused,
+                                    no_grad_vars=no_grad_vars)
     return result

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._core import dispatch as _dispatch
 from .._core import dtype as _dt
 from .._core.autograd import grad_mode
 from .._core.creation import to_tensor
-from .._core.dispatch import apply, apply_inplace, ops
+from .._core.dispatch import apply_inplace, ops
 from .._core.optable import TABLE, Meta
 from .._core.printing import set_printoptions
 from .._core.tensor import Tensor
@@ -87,7 +88,7 @@ def create(name: str, **attrs):
     ``infer_meta`` checks every argument first, and wrong calls get the table's errors."""
     op = TABLE[name]
     op.infer_meta(**attrs)
-    return apply(op, **attrs)
+    return _dispatch.apply(op, **attrs)
 
 
 # ---------------------------------------------------------------------------

@@ -10,7 +10,8 @@ import math
 
 import numpy as np
 
-from .._core.dispatch import as_operands, binary, ops
+from .._core import dispatch as _dispatch
+from .._core.dispatch import as_operands, ops
 from .._core.optable import TABLE
 from .._core.tensor import Tensor
 
@@ -43,12 +44,12 @@ def mm(input, mat2, name=None):
 
 def bmm(x, y, name=None):
     """Batched matrix product of two 3-D tensors: out[b] = x[b] @ y[b]."""
-    return binary(TABLE["bmm"], x, y)
+    return _dispatch.binary(TABLE["bmm"], x, y)
 
 
 def dot(x, y, name=None):
     """Inner product of two 1-D tensors, or of the matching rows of two 2-D tensors."""
-    return binary(TABLE["dot"], x, y)
+    return _dispatch.binary(TABLE["dot"], x, y)
 
 
 def outer(x, y, name=None):
@@ -83,7 +84,7 @@ def einsum(equation, *operands):
 
 def kron(x, y, name=None):
     """Kronecker product (the lower-rank operand is padded with leading ones)."""
-    return binary(TABLE["kron"], x, y)
+    return _dispatch.binary(TABLE["kron"], x, y)
 
 
 def cross(x, y, axis=9, name=None):

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._core import dispatch as _dispatch
 from .._core.creation import to_array
-from .._core.dispatch import apply, as_operands, binary, ops
+from .._core.dispatch import as_operands, ops
 from .._core.optable import TABLE
 from .._core.tensor import Tensor
 from .reduce import check_tensor
@@ -27,7 +28,7 @@ def _comparison(op_name, doc):
     op = TABLE[op_name]
 
     def fn(x, y, name=None):
-        return binary(op, x, y)
+        return _dispatch.binary(op, x, y)
     fn.__name__ = fn.__qualname__ = op_name
     fn.__doc__ = doc
     return fn
@@ -43,7 +44,7 @@ greater_equal = _comparison("greater_equal", "x >= y elementwise, broadcasting (
 
 def _close(api, x, y, rtol, atol, equal_nan):
     x, y = as_operands(api, x, y)
-    return apply(TABLE[api], x, y, rtol=float(rtol), atol=float(atol), equal_nan=bool(equal_nan))
+    return _dispatch.apply(TABLE[api], x, y, rtol=float(rtol), atol=float(atol), equal_nan=bool(equal_nan))
 
 
 def isclose(x, y, rtol=1e-05, atol=1e-08, equal_nan=False, name=None):
@@ -69,7 +70,7 @@ def _logical(op_name, doc):
     op = TABLE[op_name]
 
     def fn(x, y, out=None, name=None):
-        return _with_out(binary(op, x, y), out)
+        return _with_out(_dispatch.binary(op, x, y), out)
     fn.__name__ = fn.__qualname__ = op_name
     fn.__doc__ = doc
     return fn

@@ -19,10 +19,11 @@ import builtins
 
 import numpy as np
 
+from .._core import dispatch as _dispatch
 from .._core import dtype as _dt
 from .._core.autograd import grad_mode
 from .._core.creation import to_array
-from .._core.dispatch import apply, ops
+from .._core.dispatch import ops
 from .._core.ops.manipulation import PAD_MODES
 from .._core.optable import TABLE, Meta
 from .._core.tensor import Tensor
@@ -71,7 +72,7 @@ def _checked(name: str, *inputs, **attrs):
     metas = [[Meta(t._data.shape, t._data.dtype) for t in x] if isinstance(x, list)
              else Meta(x._data.shape, x._data.dtype) for x in inputs]
     op.infer_meta(*metas, **attrs)
-    return apply(op, *inputs, **attrs)
+    return _dispatch.apply(op, *inputs, **attrs)
 
 
 def _tensor_like(value, x: Tensor, api: str, what: str) -> Tensor:

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._core.dispatch import apply, apply_inplace, as_operands, binary, ops
+from .._core import dispatch as _dispatch
+from .._core.dispatch import apply_inplace, as_operands, ops
 from .._core.optable import TABLE
 from .._core.tensor import Tensor
 from .reduce import check_tensor
@@ -39,7 +40,7 @@ def _binary_function(op_name, doc):
     op = TABLE[op_name]
 
     def fn(x, y, name=None):
-        return binary(op, x, y)
+        return _dispatch.binary(op, x, y)
     fn.__name__ = fn.__qualname__ = op_name
     fn.__doc__ = doc
     return fn
@@ -62,7 +63,7 @@ def pow(x, y, name=None):
     """x ** y for a Tensor or scalar exponent y. An integer x keeps its dtype with an int
     exponent (>= 0); a float exponent makes it float32 first, as ``x ** 2.5`` does."""
     if isinstance(y, Tensor):
-        return binary(TABLE["elementwise_pow"], x, y)
+        return _dispatch.binary(TABLE["elementwise_pow"], x, y)
     check_tensor("pow", x)
     if x._data.dtype.kind == "b":
         raise TypeError("pow: x has dtype bool; cast it to an integer or floating-point dtype first")
@@ -119,7 +120,7 @@ def scale(x, scale=1.0, bias=0.0, bias_after_scale=True, act=None, name=None):
     if op is None or len(op.inputs) != 1:
         raise ValueError(f"scale: act must name an activation op such as 'relu', 'tanh' or "
                          f"'sigmoid', got {act!r}")
-    return apply(op, out)
+    return _dispatch.apply(op, out)
 
 
 # ---------------------------------------------------------------------------
@@ -132,7 +133,7 @@ def _unary_function(op_name, doc):
 
     def fn(x, name=None):
         check_tensor(op_name, x)
-        return apply(op, x)
+        return _dispatch.apply(op, x)
     fn.__name__ = fn.__qualname__ = op_name
     fn.__doc__ = doc
     return fn

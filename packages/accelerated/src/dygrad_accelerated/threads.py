@@ -1,0 +1,100 @@
+"""The accelerated engine's threads (``dygrad.set_num_threads``).
+
+Three kinds of threads serve the kernels:
+
+- OpenMP's team, for the ``prange`` loops of the compiled kernels;
+- a pool of Python threads that splits a convolution's or a pooling's batch (``split``):
+  each part runs the compiled loops without the GIL and a single-threaded BLAS product;
+- BLAS's own threads, given only to a matrix product big enough to pay for them (``blas_for``).
+
+OpenBLAS's idle threads spin for a long while after every multi-threaded call: below some
+millions of multiply-adds they cost more than they save, and on a machine whose cores are
+busy with other processes they stall every small product by a scheduler slice (a W2 step
+ran 20x slower). So BLAS keeps one thread except inside the big products.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+from concurrent.futures import ThreadPoolExecutor
+
+from . import _fastpath
+
+# A matrix product of at least this many multiply-adds gets BLAS's threads.
+BLAS_MIN_MACS = 1 << 24
+# A batch is split among the threads when its work is at least this many multiply-adds
+# (or, for pooling, elements read).
+SPLIT_MIN_WORK = 1 << 20
+PIECES_PER_THREAD = 4
+
+_count = os.cpu_count() or 1
+_pool: ThreadPoolExecutor | None = None
+_blas_controllers = None
+_blas_now = 0
+
+
+def set_num_threads(n: int) -> None:
+    """n threads for every kind: OpenMP's team, the batch pool and the big BLAS products."""
+    global _count, _pool
+    _count = n
+    _fastpath.set_omp_threads(n)
+    if _pool is not None:
+        _pool.shutdown(wait=True)
+        _pool = None
+    blas(1)
+
+
+def count() -> int:
+    return _count
+
+
+def blas(n: int) -> None:
+    """Let BLAS use n threads from now on (nothing to do when it already does)."""
+    global _blas_controllers, _blas_now
+    if n == _blas_now:
+        return
+    if _blas_controllers is None:
+        from threadpoolctl import ThreadpoolController
+        _blas_controllers = ThreadpoolController().select(user_api="blas").lib_controllers
+    for c in _blas_controllers:
+        c.set_num_threads(n)
+    _blas_now = n
+
+
+def blas_for(macs: int) -> None:
+    """BLAS threads for a product of ``macs`` multiply-adds."""
+    blas(_count if macs >= BLAS_MIN_MACS else 1)
+
+
+def split(n: int, work: int, fn) -> list:
+    """``[fn(lo, hi) for each piece]`` of ``range(n)`` cut into pieces that the threads (this
+    one too) take in turn, when ``work`` is big enough, else ``[fn(0, n)]``. Several pieces
+    per thread: a thread that the machine's other processes hold back takes fewer, instead
+    of the others waiting for its share. BLAS has one thread meanwhile: the pieces are the
+    parallelism."""
+    global _pool
+    blas(1)
+    k = min(_count, n) if work >= SPLIT_MIN_WORK else 1
+    if k <= 1:
+        return [fn(0, n)]
+    if _pool is None:
+        _pool = ThreadPoolExecutor(max_workers=_count - 1, thread_name_prefix="dygrad")
+    pieces = min(n, PIECES_PER_THREAD * k)
+    cuts = [n * i // pieces for i in range(pieces + 1)]
+    results = [None] * pieces
+    turn = itertools.count()           # next() on it is atomic: each piece is taken once
+
+    def take():
+        i = next(turn)
+        while i < pieces:
+            results[i] = fn(cuts[i], cuts[i + 1])
+            i = next(turn)
+
+    futures = [_pool.submit(take) for _ in range(k - 1)]
+    try:
+        take()
+    finally:  # the pieces write into the caller's arrays: let every one finish first
+        for f in futures:
+            f.result()
+    return results
