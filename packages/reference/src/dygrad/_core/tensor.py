@@ -154,32 +154,13 @@ class Tensor:
         ``to(other, blocking=None)`` (other's place and dtype). Itself when nothing changes.
         As Paddle: a copy to another place is a new leaf with the same ``stop_gradient``
         (no gradient flows back across it); a dtype change is a cast, which records one."""
-        from .place import Place, parse_device
-        names = ("device", "dtype", "blocking")
-        if len(args) > 3 or any(k not in (*names, "other") for k in kwargs):
-            raise TypeError(f"Tensor.to: expected to(device, dtype, blocking), to(dtype, "
-                            f"blocking) or to(other, blocking), got {len(args)} positional "
-                            f"arguments and keywords {sorted(kwargs)}")
-        args = list(args)
-        other = kwargs.pop("other", args.pop(0) if args and isinstance(args[0], Tensor) else None)
-        place = dtype = None
-        if other is not None:
-            place, dtype = other.place, other.dtype
-        elif args and (isinstance(args[0], Place) or _is_device_name(args[0])):
-            place = parse_device(args.pop(0))
-        elif "device" in kwargs:
-            place = parse_device(kwargs.pop("device"))
-        if args and dtype is None and not isinstance(args[0], bool):
-            dtype = args.pop(0)
-        dtype = kwargs.pop("dtype", dtype)
-        blocking = kwargs.pop("blocking", args.pop(0) if args else None)
-        if args or (blocking is not None and not isinstance(blocking, bool)):
-            raise TypeError("Tensor.to: blocking must be True, False or None")
+        from .place import parse_device
+        device, dtype = _to_arguments(args, kwargs)
         out = self
         if dtype is not None and _dt.convert_dtype(dtype) != self.dtype:
             from .dispatch import ops
             out = ops.cast(out, dtype=_dt.convert_dtype(dtype).np)
-        return out if place is None else out._to_place(place)
+        return out if device is None else out._to_place(parse_device(device))
 
     def _to_place(self, place):
         from .engine import current
@@ -336,6 +317,29 @@ class Tensor:
 
     def _bump(self):
         self._version[0] += 1
+
+
+def _to_arguments(args, kwargs):
+    """(device, dtype) from the arguments of ``Tensor.to``'s three forms (see there)."""
+    from .place import Place
+    if len(args) + len(kwargs) > 3 or set(kwargs) - {"device", "dtype", "blocking", "other"}:
+        raise TypeError(f"Tensor.to: expected to(device, dtype, blocking), to(dtype, blocking) "
+                        f"or to(other, blocking), got {len(args)} positional arguments and "
+                        f"keywords {sorted(kwargs)}")
+    args = list(args)
+    device = dtype = None
+    other = args.pop(0) if args and isinstance(args[0], Tensor) else kwargs.pop("other", None)
+    if other is not None:
+        device, dtype = other.place, other.dtype
+    elif args and (isinstance(args[0], Place) or _is_device_name(args[0])):
+        device = args.pop(0)
+    if args and dtype is None and not isinstance(args[0], bool):
+        dtype = args.pop(0)
+    device, dtype = kwargs.pop("device", device), kwargs.pop("dtype", dtype)
+    blocking = kwargs.pop("blocking", args.pop(0) if args else None)
+    if args or not (blocking is None or isinstance(blocking, bool)):
+        raise TypeError("Tensor.to: blocking must be True, False or None")
+    return device, dtype
 
 
 def _is_device_name(value) -> bool:
