@@ -4,8 +4,11 @@ two-place kernels with a stand-in for CuPy on NumPy; the place API where no devi
 
 from __future__ import annotations
 
+import ast
+import inspect
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -15,7 +18,7 @@ import dygrad
 from dygrad._core.optable import TABLE
 from dygrad.kernels import KERNELS as REFERENCE
 from dygrad_accelerated import gpu, gpu_kernels
-from dygrad_accelerated.gpu_compat import CUPY_API, GENERATOR_API, LINALG, UFUNC_AT, Compat
+from dygrad_accelerated.gpu_compat import CUPY_API, FILL_INS, GENERATOR_API, LINALG, UFUNC_AT, Compat
 from opdb import noncontiguous
 
 XP = Compat(np)
@@ -88,6 +91,13 @@ def test_compat_fill_ins_match_numpy():
     np.testing.assert_array_equal(XP.default_rng(3).normal(1.0, 2.0, 5),
                                   np.random.default_rng(3).normal(1.0, 2.0, 5))
     assert XP.prod((2, 3, 4)) == 24 and XP.prod([]) == 1
+    np.testing.assert_array_equal(XP.max(a, axis=0, initial=0.5), np.max(a, axis=0, initial=0.5))
+    np.testing.assert_array_equal(XP.min(np.zeros((0, 3)), axis=0, initial=2.0), [2.0] * 3)
+    for got, want in zip(XP.indices((2, 3, 4), sparse=True), np.indices((2, 3, 4), sparse=True)):
+        np.testing.assert_array_equal(got, want)
+    t, d = np.array([0.0, 1.0, 2.0]), np.array([0.0, 0.5, 4.0])
+    np.testing.assert_array_equal(XP.divide(t, d, out=np.zeros(3), where=t != 0), [0, 2, 0.5])
+    np.testing.assert_array_equal(XP.pad(np.ones(2), np.array([[1, 2]])), [0, 1, 1, 0, 0])
 
 
 def test_cupy_has_every_name_the_gpu_kernels_use():
@@ -99,6 +109,42 @@ def test_cupy_has_every_name_the_gpu_kernels_use():
     assert not missing
     assert callable(cupy.lib.stride_tricks.sliding_window_view)
     assert gpu_kernels.build(Compat(cupy)).keys() == TABLE.keys()
+
+
+def _numpy_calls():
+    """(file:line, 'name', keywords) of every ``np.<name>(...)`` call in the reference kernels."""
+    import dygrad.kernels
+    for path in sorted(Path(dygrad.kernels.__file__).parent.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+                parts, f = [], node.func
+                while isinstance(f, ast.Attribute):
+                    parts.insert(0, f.attr)
+                    f = f.value
+                if isinstance(f, ast.Name) and f.id == "np":
+                    yield f"{path.name}:{node.lineno}", ".".join(parts), \
+                        [k.arg for k in node.keywords if k.arg]
+
+
+def test_cupy_accepts_the_keywords_the_kernels_pass():
+    """Every NumPy call of the reference kernels that reaches CuPy itself (not a fill-in)
+    passes only keywords CuPy's function takes (ufuncs: out, dtype, casting)."""
+    cupy = pytest.importorskip("cupy", reason="CuPy is not installed")
+    problems = []
+    for where, name, keywords in _numpy_calls():
+        if name in FILL_INS or name.split(".")[0] in ("linalg", "random"):
+            continue
+        fn = cupy
+        for part in name.split("."):
+            fn = getattr(fn, part)
+        try:
+            params = inspect.signature(fn).parameters
+            if any(p.kind == p.VAR_KEYWORD for p in params.values()):
+                continue
+        except (TypeError, ValueError):  # a ufunc
+            params = ("out", "dtype", "casting")
+        problems += [f"{where} {name}({k}=)" for k in keywords if k not in params]
+    assert not problems
 
 
 def test_no_cuda_kernels_to_compile():

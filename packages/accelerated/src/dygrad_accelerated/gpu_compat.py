@@ -3,10 +3,12 @@
 The GPU kernels are the reference kernels with their module global ``np`` bound to a
 ``Compat`` (see ``gpu_kernels``). A ``Compat`` holds only the part of NumPy's API that
 CuPy implements (``CUPY_API``, and of the ufunc methods only ``add.at`` and friends), plus
-fill-ins for the few things the reference kernels use that CuPy lacks, written on that
-same API: ``multiply.at``, ``multiply.outer``, ``logaddexp.reduce``, ``errstate`` (CuPy has
-no floating-point error flags), ``prod`` of a shape tuple (computed on the host), a random
-generator with ``normal`` and ``permutation``, and LAPACK errors raised on the GPU too.
+fill-ins (``FILL_INS``) for the few things the reference kernels use that CuPy lacks,
+written on that same API: ``multiply.at``, ``multiply.outer``, ``logaddexp.reduce``,
+``max``/``min`` with ``initial``, ``divide`` with ``where``, ``indices(sparse=True)``,
+``pad`` with an array of widths, ``prod`` of a shape tuple (computed on the host),
+``errstate`` (CuPy has no floating-point error flags), a random generator with ``normal``
+and ``permutation``, and LAPACK errors raised on the GPU too.
 
 ``Compat(numpy)`` is the same namespace on NumPy (or on any module of NumPy's functions),
 restricted the same way: the CPU tests run every GPU kernel with it, so a NumPy-only call
@@ -39,6 +41,11 @@ CUPY_API = frozenset("""
 UFUNC_AT = frozenset({"add", "subtract", "maximum", "minimum"})
 
 LINALG = ("cholesky", "det", "inv", "qr", "solve", "svd")
+
+# names whose Compat version is a fill-in (the rest are CuPy's own functions)
+FILL_INS = ("multiply.at", "multiply.outer", "logaddexp.reduce", "max", "min", "divide",
+            "indices", "pad", "prod", "errstate", "random.default_rng", "sliding_window_view",
+            *(f"linalg.{name}" for name in ("cholesky", "det", "inv", "qr", "solve", "svd")))
 
 # CuPy's Generator methods the kernels use directly
 GENERATOR_API = ("random", "uniform", "integers", "standard_normal")
@@ -84,12 +91,15 @@ class Compat:
         self.base = base
         on_cupy = base.__name__ == "cupy"
         for name in CUPY_API:
+            if hasattr(Compat, name):  # a fill-in method
+                continue
             value = getattr(base, name)
             if isinstance(value, numpy.ufunc):  # NumPy's ufuncs: only CuPy's methods
                 value = _Ufunc(value, **({"at": value.at} if name in UFUNC_AT else {}))
             setattr(self, name, value)
         self.multiply = _Ufunc(base.multiply, at=self._multiply_at, outer=self._multiply_outer)
         self.logaddexp = _Ufunc(base.logaddexp, reduce=self._logaddexp_reduce)
+        self.divide = _Ufunc(self._divide)
         self.sliding_window_view = base.lib.stride_tricks.sliding_window_view
         self.errstate = _no_errstate if on_cupy else numpy.errstate
         self.random = SimpleNamespace(default_rng=self.default_rng)
@@ -106,6 +116,50 @@ class Compat:
         if isinstance(a, (tuple, list)):
             return numpy.prod(a, *args, **kwargs)
         return self.base.prod(a, *args, **kwargs)
+
+    def max(self, a, axis=None, keepdims=False, initial=None):
+        """``base.max``; with ``initial``, the maximum of it and the elements (so an empty
+        axis gives ``initial``)."""
+        return self._extreme(self.base.max, self.base.maximum, numpy.max, a, axis, keepdims,
+                             initial)
+
+    def min(self, a, axis=None, keepdims=False, initial=None):
+        """``base.min``; with ``initial`` as :meth:`max`."""
+        return self._extreme(self.base.min, self.base.minimum, numpy.min, a, axis, keepdims,
+                             initial)
+
+    def _extreme(self, reduce, pair, host, a, axis, keepdims, initial):
+        if initial is None:
+            return reduce(a, axis=axis, keepdims=keepdims)
+        if a.size == 0:  # nothing to reduce: ``initial`` in the result's shape (from the host)
+            empty = numpy.empty(a.shape, a.dtype)
+            return self.asarray(host(empty, axis=axis, keepdims=keepdims, initial=initial))
+        return pair(reduce(a, axis=axis, keepdims=keepdims), initial)
+
+    def _divide(self, a, b, out=None, where=True):
+        """a / b; with ``where``, only where it holds, ``out``'s values elsewhere."""
+        if where is True:
+            return self.base.divide(a, b, out=out)
+        with self.errstate(divide="ignore", invalid="ignore"):  # at the positions left out
+            q = self.where(where, self.base.divide(a, b), out)
+        if out is None:
+            return q
+        out[...] = q
+        return out
+
+    def indices(self, dimensions, dtype=int, sparse=False):
+        """``base.indices``; ``sparse=True`` gives one broadcastable arange per axis."""
+        if not sparse:
+            return self.base.indices(dimensions, dtype=dtype)
+        k = len(dimensions)
+        return tuple(self.arange(n, dtype=dtype).reshape((1,) * i + (n,) + (1,) * (k - i - 1))
+                     for i, n in enumerate(dimensions))
+
+    def pad(self, array, pad_width, mode="constant", **kwargs):
+        """``base.pad``; ``pad_width`` may be an array (taken to the host as a list)."""
+        if isinstance(pad_width, self.base.ndarray):
+            pad_width = pad_width.tolist()
+        return self.base.pad(array, pad_width, mode=mode, **kwargs)
 
     def _multiply_at(self, a, indices, b):
         """``a[indices] *= b`` with every repeated index applied once per occurrence (NumPy's
