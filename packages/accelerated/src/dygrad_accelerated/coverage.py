@@ -12,12 +12,16 @@ import argparse
 from collections import Counter
 
 from .engine import SOURCES
+from .gpu_kernels import CUDA_KERNELS
 
 
 def report(show_all: bool = False) -> str:
     counts = Counter(SOURCES.values())
     lines = [f"dygrad-accelerated: {len(SOURCES)} ops"]
     lines += [f"  {src:<10} {counts.get(src, 0):4d}" for src in ("cython", "numpy", "reference")]
+    lines.append(f"  on CUDA devices: all {len(SOURCES)} ops run their reference kernel on CuPy "
+                 f"(gpu_kernels); hand-written CUDA kernels: "
+                 f"{', '.join(CUDA_KERNELS) or 'none'}")
     if show_all:
         lines.append("")
         lines += [f"  {name:<28} {SOURCES[name]}" for name in sorted(SOURCES)]

@@ -14,6 +14,7 @@ from dygrad._core.optable import TABLE
 from dygrad.kernels import KERNELS as REFERENCE_KERNELS
 
 from . import cpu_conv, cpu_elementwise, cpu_loss, cpu_nn, cpu_norm, cpu_optimizer, fastpath, numpy_kernels
+from .gpu import CudaPlacement
 
 CYTHON = {**cpu_nn.KERNELS, **cpu_conv.KERNELS, **cpu_loss.KERNELS, **cpu_norm.KERNELS,
           **cpu_optimizer.KERNELS, **cpu_elementwise.KERNELS}
@@ -50,8 +51,8 @@ def _keep_freed_memory():
 _keep_freed_memory()
 
 
-class AcceleratedEngine(Engine):
-    """Compiled kernels on the CPU."""
+class AcceleratedEngine(CudaPlacement, Engine):
+    """Compiled kernels on the CPU; CuPy on CUDA devices (``gpu.CudaPlacement``)."""
 
     name = "accelerated"
     kernels = KERNELS

@@ -23,10 +23,11 @@ from .tensor import *  # noqa: F401,F403
 from .tensor import __all__ as _tensor_all
 
 from . import (  # noqa: F401
-    autograd, callbacks, dataset, framework, hapi, io, linalg, metric, nn, optimizer, regularizer,
-    static, vision)
+    autograd, callbacks, dataset, device, framework, hapi, io, linalg, metric, nn, optimizer,
+    regularizer, static, vision)
 from .batch import batch
 from .autograd import grad
+from .device import is_compiled_with_cuda
 from .framework import load, save
 from .hapi import *  # noqa: F401,F403  (Model, summary, flops)
 from .hapi import __all__ as _hapi_all
@@ -38,7 +39,7 @@ dtype = _dtype_mod.DType
 __all__ = ["__version__", "Tensor", "Parameter", "is_tensor", "no_grad", "enable_grad",
            "set_grad_enabled", "is_grad_enabled", "seed", "get_device", "set_device",
            "get_rng_state", "set_rng_state", "set_engine", "get_engine", "available_engines",
-           "set_num_threads", "get_num_threads",
+           "set_num_threads", "get_num_threads", "is_compiled_with_cuda",
            "CPUPlace", "CUDAPlace", "CUDAPinnedPlace", "Place", "set_default_dtype",
            "get_default_dtype", "grad", "bool", "uint8", "int8", "int16", "int32", "int64",
            "float16", "float32", "float64", "complex64", "complex128", "dtype",

@@ -64,6 +64,14 @@ class Engine:
         self.check_place(place)
         return array
 
+    def device_count(self) -> int:
+        """How many CUDA devices this engine can run on."""
+        return 0
+
+    def synchronize(self, place: Place) -> None:
+        """Wait until the kernels queued on ``place`` have finished (CPU kernels run at once)."""
+        self.check_place(place)
+
     # -- randomness --------------------------------------------------------------------
     def seed(self, n: int) -> None:
         self.generator = np.random.default_rng(n)

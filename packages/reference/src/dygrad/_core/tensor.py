@@ -130,6 +130,46 @@ class Tensor:
         a = current().to_numpy(self._data)
         return a.copy() if a is self._data else a
 
+    # -- places ------------------------------------------------------------------------
+    def cpu(self):
+        """This tensor on the CPU: itself when it is there, else a copy (see :meth:`to`)."""
+        from .place import CPU
+        return self._to_place(CPU)
+
+    def cuda(self, device_id=None, blocking=True):
+        """This tensor on CUDA device ``device_id`` (default: the current device when it is
+        a GPU, else gpu:0): itself when it is there, else a copy (see :meth:`to`).
+        ``blocking`` is Paddle's; copies here always finish before this returns."""
+        from . import device
+        from .place import CUDAPlace
+        if device_id is None:
+            place = device.current_place()
+            place = place if place.kind == "gpu" else CUDAPlace(0)
+        else:
+            place = CUDAPlace(int(device_id))
+        return self._to_place(place)
+
+    def to(self, *args, **kwargs):
+        """``to(device=None, dtype=None, blocking=None)``, ``to(dtype, blocking=None)`` or
+        ``to(other, blocking=None)`` (other's place and dtype). Itself when nothing changes.
+        As Paddle: a copy to another place is a new leaf with the same ``stop_gradient``
+        (no gradient flows back across it); a dtype change is a cast, which records one."""
+        from .place import parse_device
+        device, dtype = _to_arguments(args, kwargs)
+        out = self
+        if dtype is not None and _dt.convert_dtype(dtype) != self.dtype:
+            from .dispatch import ops
+            out = ops.cast(out, dtype=_dt.convert_dtype(dtype).np)
+        return out if device is None else out._to_place(parse_device(device))
+
+    def _to_place(self, place):
+        from .engine import current
+        eng = current()
+        eng.check_place(place)
+        if eng.place_of(self._data) == place:
+            return self
+        return Tensor._wrap(eng.move(self._data, place), self.stop_gradient)
+
     def __array__(self, dtype=None, copy=None):
         from .engine import current
         a = current().to_numpy(self._data)
@@ -277,6 +317,41 @@ class Tensor:
 
     def _bump(self):
         self._version[0] += 1
+
+
+def _to_arguments(args, kwargs):
+    """(device, dtype) from the arguments of ``Tensor.to``'s three forms (see there)."""
+    from .place import Place
+    if len(args) + len(kwargs) > 3 or set(kwargs) - {"device", "dtype", "blocking", "other"}:
+        raise TypeError(f"Tensor.to: expected to(device, dtype, blocking), to(dtype, blocking) "
+                        f"or to(other, blocking), got {len(args)} positional arguments and "
+                        f"keywords {sorted(kwargs)}")
+    args = list(args)
+    device = dtype = None
+    other = args.pop(0) if args and isinstance(args[0], Tensor) else kwargs.pop("other", None)
+    if other is not None:
+        device, dtype = other.place, other.dtype
+    elif args and (isinstance(args[0], Place) or _is_device_name(args[0])):
+        device = args.pop(0)
+    if args and dtype is None and not isinstance(args[0], bool):
+        dtype = args.pop(0)
+    device, dtype = kwargs.pop("device", device), kwargs.pop("dtype", dtype)
+    blocking = kwargs.pop("blocking", args.pop(0) if args else None)
+    if args or not (blocking is None or isinstance(blocking, bool)):
+        raise TypeError("Tensor.to: blocking must be True, False or None")
+    return device, dtype
+
+
+def _is_device_name(value) -> bool:
+    """Whether an argument of ``Tensor.to`` is a device name ('cpu', 'gpu:0') rather than a
+    dtype name ('float32')."""
+    if not isinstance(value, str):
+        return False
+    try:
+        _dt.convert_dtype(value)
+    except TypeError:
+        return True
+    return False
 
 
 class _HookHandle:
