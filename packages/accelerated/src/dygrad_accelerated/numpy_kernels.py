@@ -7,6 +7,8 @@ uses the same NumPy call and says 'numpy' in its coverage table rather than 'ref
 
 from __future__ import annotations
 
+import numpy as np
+
 from dygrad.kernels import KERNELS as _REF
 
 from . import threads
@@ -22,6 +24,13 @@ KERNELS = {name: _REF[name] for name in _AT_THE_LIMIT if name in _REF}
 
 def matmul(x, y, transpose_x=False, transpose_y=False):
     """op(x) @ op(y) with Paddle's 1-D rules, BLAS's threads only for a big product"""
+    if x.ndim == 2 and y.ndim == 2 and x.dtype == y.dtype and x.dtype.kind == "f":
+        # np.dot hands a 2-D product to BLAS's gemm with the transposes as flags; np.matmul
+        # is slower on transposed operands (a weight gradient x^T g: 180 vs 134 us at
+        # [256, 64] x [64, 256]) and on outer products (27 vs 7 us)
+        a, b = (x.T if transpose_x else x), (y.T if transpose_y else y)
+        threads.blas_for(a.shape[0] * a.shape[1] * b.shape[1])
+        return np.dot(a, b)
     n = y.shape[-2 if transpose_y else -1] if y.ndim > 1 else 1
     threads.blas_for(x.size * n)
     return _REF["matmul"](x, y, transpose_x, transpose_y)
