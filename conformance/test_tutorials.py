@@ -261,6 +261,30 @@ def test_seed003_dygraph_conv2d(engine, tmp_path):
     assert np.all(b == 0) and 0.1 < w.std() < 0.5  # N(0, 2 / 27) as 1.x initializes it
 
 
+def test_seed003_static_cond(engine):
+    """The static program: fluid.data inputs (static mode as 1.x's default), fluid.layers.cond
+    choosing x + y or x - y when the Executor runs it."""
+    out = run_tutorial("seed003_static_cond.py", engine)
+    x, y, z = (float(v) for v in re.search(r"^inputs (\S+) (\S+) z (\S+)$", out, re.M).groups())
+    np.testing.assert_allclose(z, x + y if x > y else x - y, rtol=1e-6)
+    assert out.splitlines()[0] == str([np.array([z], np.float32)]), out
+
+
+def test_seed003_static_conv2d(engine, tmp_path):
+    """fluid.layers.data (batch dimension prepended) and fluid.layers.conv2d with a named
+    Xavier-normal ParamAttr, run by an Executor after the startup program: against a NumPy
+    convolution of the same input and the filter read from the scope (the bias starts at 0)."""
+    run_tutorial("seed003_static_conv2d.py", engine, args=(str(tmp_path / "conv.npz"),))
+    got = np.load(tmp_path / "conv.npz")
+    assert list(got["data_shape"]) == [-1, 3, 32, 32]
+    x, w = got["x"].astype(np.float64), got["weight"].astype(np.float64)
+    assert w.shape == (2, 3, 3, 3) and got["out"].shape == (1, 2, 30, 30)
+    windows = np.lib.stride_tricks.sliding_window_view(x, (3, 3), axis=(2, 3))
+    want = np.maximum(np.einsum("nchwij,ocij->nohw", windows, w), 0)
+    np.testing.assert_allclose(got["out"], want, rtol=1e-5, atol=1e-5)
+    assert 0.1 < w.std() < 0.35  # Xavier normal: std sqrt(2 / (27 + 18)) = 0.21
+
+
 def _has_programs():
     import dygrad.fluid
     return hasattr(dygrad.fluid, "default_main_program")

@@ -412,3 +412,27 @@ def test_guard_restarts_the_name_counters():
         with fluid.dygraph.guard():
             names.append(Linear(2, 2).weight.name)
     assert names[0] == names[1]
+
+
+def test_fluid_data_starts_static_mode_and_layers_data_adds_the_batch():
+    assert dygrad.in_dynamic_mode()
+    main, startup = dygrad.static.Program(), dygrad.static.Program()
+    try:
+        with dygrad.static.program_guard(main, startup):
+            x = fluid.data(name="x", shape=[None, 4], dtype="float32")
+            assert not dygrad.in_dynamic_mode()  # 1.x's default mode
+            img = fluid.layers.data(name="img", shape=[1, 28, 28], dtype="float32")
+            label = fluid.layers.data(name="label", shape=[-1, 1], dtype="int64")
+            flat = fluid.layers.data(name="flat", shape=[3], append_batch_size=False)
+            out = fluid.layers.conv2d(input=img, num_filters=2, filter_size=5, act="relu")
+        assert (x.shape, img.shape, label.shape, flat.shape) == (
+            [-1, 4], [-1, 1, 28, 28], [-1, 1], [3])
+        assert out.shape == [-1, 2, 24, 24]
+        exe = fluid.Executor()
+        exe.run(startup)
+        got, = exe.run(main, feed={"img": np.ones((2, 1, 28, 28), np.float32)}, fetch_list=[out])
+        assert got.shape == (2, 2, 24, 24) and np.all(got >= 0)
+    finally:
+        dygrad.disable_static()
+    with pytest.raises(TypeError, match="fluid.layers.conv2d: input"):
+        fluid.layers.conv2d(input=np.ones((1, 1, 4, 4)), num_filters=1, filter_size=3)

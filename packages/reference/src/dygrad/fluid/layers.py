@@ -14,16 +14,54 @@ from __future__ import annotations
 
 import functools
 
-from .. import metric
+from .. import metric, static
 from .. import tensor as T
 from .._core.tensor import Tensor
 from ..nn import functional as F
+from ..static.nn import cond, while_loop
 from .dygraph.layers import keep_gradient
 
 __all__ = ["relu", "elementwise_add", "elementwise_sub", "elementwise_mul", "elementwise_div",
            "reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "mean", "sums",
            "cross_entropy", "softmax_with_cross_entropy", "softmax", "concat", "reshape",
-           "transpose", "matmul", "accuracy", "fill_constant"]
+           "transpose", "matmul", "accuracy", "fill_constant", "data", "conv2d", "cond",
+           "while_loop"]
+
+
+def static_by_default():
+    """Static mode, when dygraph mode was not asked for: 1.x programs that build with
+    ``fluid.data``/``fluid.layers.data`` ran in static mode, Paddle 1.x's default."""
+    if static.in_dynamic_mode():
+        static.enable_static()
+
+
+def data(name, shape, append_batch_size=True, dtype="float32", lod_level=0, type=None,
+         stop_gradient=True):
+    """1.x's input of a static program: ``shape`` gets a leading -1 (the batch) unless
+    ``append_batch_size=False`` or it already has an unknown (-1 or None) dimension.
+    Called in dygraph mode, it turns static mode on (1.x's default mode)."""
+    static_by_default()
+    shape = [shape] if isinstance(shape, int) else list(shape)
+    if append_batch_size and all(d is not None and d != -1 for d in shape):
+        shape = [-1] + shape
+    return static.data(name, shape, dtype, lod_level)
+
+
+def conv2d(input, num_filters, filter_size, stride=1, padding=0, dilation=1, groups=None,
+           param_attr=None, bias_attr=None, use_cudnn=True, act=None, name=None,
+           data_format="NCHW"):
+    """1.x's functional conv2d: a fluid ``Conv2D`` layer made for ``input``'s channels (its
+    filter and bias become parameters of the program, initialised by the startup program in
+    static mode), applied to ``input``, then ``act``."""
+    from .dygraph.nn import Conv2D
+    _check_variable(input, "fluid.layers.conv2d", "input")
+    if data_format != "NCHW":
+        raise ValueError(f"fluid.layers.conv2d: data_format must be 'NCHW', got {data_format!r}")
+    layer = Conv2D(num_channels=input.shape[1], num_filters=num_filters,
+                   filter_size=filter_size, stride=stride, padding=padding, dilation=dilation,
+                   groups=groups, param_attr=param_attr, bias_attr=bias_attr,
+                   use_cudnn=use_cudnn, act=act, dtype=input.dtype)
+    return layer(input)
 
 
 def _check_variable(x, api, arg):
