@@ -370,14 +370,6 @@ def test_control_flow_in_dynamic_mode_just_runs():
     assert paddle.static.nn.switch_case(paddle.to_tensor(2), [lambda: 0, lambda: 1]) == 1
 
 
-def test_gradient_through_control_flow_is_refused(static):
-    x = paddle.static.data("x", [-1, 2], "float32")
-    model = paddle.nn.Linear(2, 1)
-    out = paddle.static.nn.cond(x.sum() > 0.0, lambda: model(x), lambda: x[:, :1])
-    with pytest.raises(NotImplementedError, match="gradients through paddle.static.nn.cond"):
-        paddle.static.append_backward(out.mean())
-
-
 def test_save_and_load(static, tmp_path):
     main, startup = static
     x = paddle.static.data("x", [-1, 3], "float32")

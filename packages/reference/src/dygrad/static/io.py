@@ -18,10 +18,11 @@ from .._core.optable import TABLE
 from .._core.program import Block, OpDesc, Program, default_main_program, global_scope, variable_of
 from ..framework import load as _load
 from ..framework import save as _save
-from .nn.control_flow import CondOp, SwitchOp, WhileOp
+from .nn.control_flow import PLAIN_FIELDS, CondOp, SwitchOp, WhileGradOp, WhileOp
 from .passes import reads
 
-_CONTROL = {"cond": CondOp, "switch_case": SwitchOp, "while_loop": WhileOp}
+_CONTROL = {"cond": CondOp, "switch_case": SwitchOp, "while_loop": WhileOp,
+            "while_loop_grad": WhileGradOp}
 
 
 def _encode(v):
@@ -62,7 +63,7 @@ def program_to_plain(program: Program) -> dict:
         ops = []
         for o in b.ops:
             if o.op is None:
-                fields = {k: (v if k == "keys" else _names(v)) for k, v in o.fields.items()}
+                fields = {k: (v if k in PLAIN_FIELDS else _names(v)) for k, v in o.fields.items()}
                 ops.append(("control", o.type, list(o.blocks), o.role, fields))
             else:
                 ops.append(("op", o.type, _names(list(o.inputs)), _names(list(o.outputs)),
@@ -91,7 +92,7 @@ def program_from_plain(plain: dict) -> Program:
         for entry in b["ops"]:
             if entry[0] == "control":
                 _, type_, sub, role, fields = entry
-                fields = {k: (v if k == "keys" else desc(v)) for k, v in fields.items()}
+                fields = {k: (v if k in PLAIN_FIELDS else desc(v)) for k, v in fields.items()}
                 block.ops.append(_CONTROL[type_](type_, sub, role, **fields))
             else:
                 _, type_, ins, outs, attrs, role = entry

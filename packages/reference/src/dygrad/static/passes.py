@@ -36,6 +36,18 @@ def reads(program, op) -> set:
     return names
 
 
+def writes(program, op) -> set:
+    """Names an op writes; for a control op, also those written inside its sub-blocks
+    (a gradient block reads them) and a loop's variables."""
+    names = {d.name for d in op.outputs}
+    if op.op is None:
+        names |= {d.name for d in op.fields.get("carried", ())}
+        for i in op.blocks:
+            for inner in program.blocks[i].ops:
+                names |= writes(program, inner)
+    return names
+
+
 class Plan:
     """The global block's ops to run, and after each op the names whose arrays to drop."""
 
@@ -57,7 +69,8 @@ def plan(program, fetch_names) -> Plan:
     if _PASSES["dead_op_elimination"]:
         needed, kept = set(fetched), []
         for op in reversed(ops):
-            if any(d.persistable or d.name in needed for d in op.outputs):
+            if any(d.persistable for d in op.outputs) or not needed.isdisjoint(
+                    writes(program, op)):
                 kept.append(op)
                 needed |= reads(program, op)
         ops = kept[::-1]
