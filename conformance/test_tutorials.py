@@ -315,3 +315,26 @@ def test_seed002_mnist_sgd_adam_eval_reload(engine, tmp_path):
     reloaded = re.search(r"^reloaded model on the digit: (.*)$", out, re.M).group(1)
     np.testing.assert_allclose(eval(reloaded), eval(trained), rtol=1e-5)
     assert re.search(r"^Inference result of image/infer_3.png is: \d$", out, re.M)
+
+
+def test_seed002_build_compatible_model(engine, tmp_path):
+    """"Build Compatible Model": the seed's MNIST (made before static mode starts; its
+    name_scope layers create their parameters at the first call, in the program) trained by
+    an Executor with SGDOptimizer(1e-3) on 320 digits in batches of 32, its parameters
+    fetched from the startup program."""
+    _small_mnist(tmp_path, 320)
+    out = run_tutorial("seed002_s7_static_compatible.py", engine, args=("32", "1"),
+                       env={"DYGRAD_HOME": str(tmp_path)}, cwd=tmp_path)
+    losses = _losses(out, r"^batch \d+ loss ([\d.]+)$")
+    assert len(losses) == 10 and abs(losses[0] - np.log(10)) < 0.05, losses
+    assert np.mean(losses[-3:]) < losses[0] - 0.05, losses
+    params = re.findall(r"^param \S+ (\[[\d, ]+\]) init mean (\S+) std (\S+) final mean \S+$",
+                        out, re.M)
+    assert [eval(p[0]) for p in params] == [[20, 1, 5, 5], [20], [50, 20, 5, 5], [50],
+                                            [800, 10], [10]]
+    stds = [float(p[2]) for p in params]
+    # the startup program's initial values: conv filters N(0, 2 / (25 * channels)), the FC
+    # weight N(0, scale) with the seed's scale, biases zero
+    np.testing.assert_allclose(stds[0::2], [(2 / 25) ** 0.5, (2 / 500) ** 0.5,
+                                            (2 / (800 ** 2 * 10)) ** 0.5], rtol=0.1)
+    assert stds[1::2] == [0.0, 0.0, 0.0]

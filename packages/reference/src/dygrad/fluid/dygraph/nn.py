@@ -67,12 +67,23 @@ class Conv2D(Layer):
     bias_attr=None, use_cudnn=True, act=None, dtype='float32')``, or the same after a
     name_scope. The filter [num_filters, num_channels / groups, kh, kw] starts as
     N(0, 2 / (kh * kw * num_channels)), the bias [num_filters] at 0; the seed reads them as
-    ``_filter_param`` and ``_bias_param`` (also ``weight`` and ``bias``)."""
+    ``_filter_param`` and ``_bias_param`` (also ``weight`` and ``bias``). In the name_scope
+    form they are created at the first call (``build_once``, as Paddle 1.5 did), so a
+    model made before static mode starts gets static parameters when a program calls it."""
 
     def __init__(self, *args, **kwargs):
         name_scope, args = _split_name_scope(args, kwargs)
         self._settings(*args, **kwargs)
         super().__init__(name_scope, self._dtype)
+        self.weight = self.bias = None
+        if name_scope is None:
+            self._create_parameters()
+
+    def _build_once(self, input):
+        if self.weight is None:
+            self._create_parameters()
+
+    def _create_parameters(self):
         fh, fw = self._filter_size
         std = (2.0 / (fh * fw * self._num_channels)) ** 0.5
         self.weight = self.create_parameter(
