@@ -37,9 +37,10 @@ def accuracy(input, label, k=1, correct=None, total=None, name=None):
     hits = _api.cast(_api.equal(indices, _api.cast(label, indices.dtype)), "float32")
     n = input.shape[0]
     acc = _api.mean(_api.sum(hits, axis=1)) if n else _api.zeros([], "float32")
-    for out, value in ((correct, int(_api.sum(hits).item()) if n else 0), (total, n)):
-        if out is not None:
-            out.set_value(np.full(out.shape, value))
+    if correct is not None:
+        correct.set_value(np.full(correct.shape, int(_api.sum(hits).item()) if n else 0))
+    if total is not None:
+        total.set_value(np.full(total.shape, n))
     return acc
 
 
