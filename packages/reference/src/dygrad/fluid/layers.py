@@ -24,8 +24,8 @@ from .dygraph.layers import keep_gradient
 __all__ = ["relu", "elementwise_add", "elementwise_sub", "elementwise_mul", "elementwise_div",
            "reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "mean", "sums",
            "cross_entropy", "softmax_with_cross_entropy", "softmax", "concat", "reshape",
-           "transpose", "matmul", "accuracy", "fill_constant", "data", "conv2d", "cond",
-           "while_loop"]
+           "transpose", "matmul", "accuracy", "fill_constant", "data", "fc", "conv2d", "pool2d",
+           "cond", "while_loop"]
 
 
 def static_by_default():
@@ -62,6 +62,44 @@ def conv2d(input, num_filters, filter_size, stride=1, padding=0, dilation=1, gro
                    groups=groups, param_attr=param_attr, bias_attr=bias_attr,
                    use_cudnn=use_cudnn, act=act, dtype=input.dtype)
     return layer(input)
+
+
+def fc(input, size, num_flatten_dims=1, param_attr=None, bias_attr=None, act=None,
+       is_test=False, name=None):
+    """1.x's functional fully connected layer: ``act(sum_i flatten(input_i) @ W_i + b)``,
+    each input (a Variable or a list of them) flattened to 2-D at ``num_flatten_dims``,
+    with its own weight (``param_attr``: one, or a list with one per input) and one bias;
+    the parameters are new ones of the program (of the startup program in static mode)."""
+    from .dygraph.nn import FC
+    inputs = list(input) if isinstance(input, (list, tuple)) else [input]
+    if not inputs:
+        raise ValueError("fluid.layers.fc: input must be a Variable or a non-empty list of them")
+    attrs = list(param_attr) if isinstance(param_attr, (list, tuple)) else [param_attr] * len(
+        inputs)
+    if len(attrs) != len(inputs):
+        raise ValueError(f"fluid.layers.fc: param_attr holds {len(attrs)} attributes for "
+                         f"{len(inputs)} inputs")
+    outs = []
+    for i, (x, attr) in enumerate(zip(inputs, attrs)):
+        _check_variable(x, "fluid.layers.fc", "input")
+        layer = FC(name or "fc", size, num_flatten_dims, attr, bias_attr if i == 0 else False,
+                   dtype=x.dtype)
+        outs.append(layer(x))
+    return keep_gradient(apply_act(functools.reduce(T.add, outs), act, "fluid.layers.fc"))
+
+
+def pool2d(input, pool_size=-1, pool_type="max", pool_stride=1, pool_padding=0,
+           global_pooling=False, use_cudnn=True, ceil_mode=False, name=None, exclusive=True,
+           data_format="NCHW"):
+    """1.x's functional pooling: max or average windows of ``pool_size`` moved by
+    ``pool_stride`` (1.x's default 1), or a whole channel with ``global_pooling`` (see
+    ``fluid.dygraph.Pool2D``)."""
+    from .dygraph.nn import Pool2D
+    _check_variable(input, "fluid.layers.pool2d", "input")
+    return Pool2D(pool_size=pool_size, pool_type=pool_type, pool_stride=pool_stride,
+                  pool_padding=pool_padding, global_pooling=global_pooling,
+                  use_cudnn=use_cudnn, ceil_mode=ceil_mode, exclusive=exclusive,
+                  data_format=data_format)(input)
 
 
 def _check_variable(x, api, arg):
