@@ -7,8 +7,8 @@ FC, Conv2D, Pool2D, Linear, BatchNorm, Embedding, checkpoints), ``fluid.PyLayer`
 functions that run in dygraph mode), ``fluid.initializer``, ``fluid.ParamAttr``,
 ``fluid.optimizer``, places and ``fluid.core``; from static mode (``dygrad.static``) the
 Program, Executor and default programs. ``fluid.data`` and ``fluid.layers.data`` start static
-mode when called in dygraph mode (1.x's default mode was static). Not yet here: the static
-forms of ``fluid.layers.fc`` and ``pool2d``.
+mode when called in dygraph mode (1.x's default mode was static); the ``fluid.layers``
+functions (``fc``, ``conv2d`` and ``pool2d`` included) build static programs as well.
 """
 
 from .._core.place import CPUPlace, CUDAPlace
