@@ -338,3 +338,59 @@ def test_seed002_build_compatible_model(engine, tmp_path):
     np.testing.assert_allclose(stds[0::2], [(2 / 25) ** 0.5, (2 / 500) ** 0.5,
                                             (2 / (800 ** 2 * 10)) ** 0.5], rtol=0.1)
     assert stds[1::2] == [0.0, 0.0, 0.0]
+
+
+def _seed_mnist():
+    """The seed's MNIST class (with its SimpleImgConvPool), verbatim from the "Build
+    Compatible Model" tutorial, defined over dygrad.fluid."""
+    import dygrad.fluid as fluid
+    from dygrad.fluid.dygraph.nn import FC, Conv2D, Pool2D
+    text = (HERE / "seed002_s7_static_compatible.py").read_text()
+    source = text[text.index("class SimpleImgConvPool"):text.index("exe = fluid.Executor")]
+    namespace = {"fluid": fluid, "Conv2D": Conv2D, "Pool2D": Pool2D, "FC": FC}
+    exec(compile(source, "seed002_s7_static_compatible.py", "exec"), namespace)
+    return namespace["MNIST"]
+
+
+def test_seed002_mnist_gives_the_same_losses_in_dygraph_and_static_mode(engine):
+    """The seed's MNIST trained by SGD for the same steps from the same initial parameters:
+    dygraph (1.x's guard) and a static program run by an Executor give the same losses."""
+    import dygrad
+    import dygrad.fluid as fluid
+    L = fluid.layers
+    MNIST = _seed_mnist()
+    rng = np.random.default_rng(0)
+    x = rng.uniform(-1, 1, (8, 1, 28, 28)).astype("float32")
+    y = rng.integers(0, 10, (8, 1))
+    steps, lr = 4, 0.005
+    with fluid.dygraph.guard():
+        model = MNIST("mnist")
+        sgd = fluid.optimizer.SGDOptimizer(learning_rate=lr)
+        eager, init = [], None
+        for _ in range(steps):
+            avg_loss = L.mean(L.cross_entropy(model(fluid.dygraph.to_variable(x)),
+                                              fluid.dygraph.to_variable(y)))
+            if init is None:
+                init = [p.numpy() for p in model.parameters()]
+            avg_loss.backward()
+            sgd.minimize(avg_loss)
+            model.clear_gradients()
+            eager.append(float(avg_loss.numpy()))
+    main, startup = fluid.Program(), fluid.Program()
+    try:
+        with fluid.scope_guard(dygrad.static.Scope()), fluid.program_guard(main, startup):
+            model = MNIST("mnist")
+            img = L.data(name="pixel", shape=[1, 28, 28], dtype="float32")
+            label = L.data(name="label", shape=[1], dtype="int64")
+            avg_loss = L.mean(L.cross_entropy(model(img), label))
+            fluid.optimizer.SGDOptimizer(learning_rate=lr).minimize(avg_loss)
+            exe = fluid.Executor(fluid.CPUPlace())
+            exe.run(startup)
+            for p, value in zip(model.parameters(), init, strict=True):
+                p.set_value(value)
+            static = [float(exe.run(main, feed={"pixel": x, "label": y},
+                                    fetch_list=[avg_loss])[0]) for _ in range(steps)]
+    finally:
+        dygrad.disable_static()
+    assert eager[-1] < eager[0] - 0.1, eager  # the parameters did change
+    np.testing.assert_allclose(static, eager, rtol=1e-5)
