@@ -415,6 +415,31 @@ def _svd_errors(rng):
     yield ErrorInput(_sample(make((2, 2), np.int32, rng)), TypeError, "float")
 
 
+def _fused_linear_ref(x, weight, bias, activation="none"):
+    pre = x @ weight + bias
+    return {"none": pre, "relu": np.maximum(pre, 0), "sigmoid": 1 / (1 + np.exp(-pre)),
+            "tanh": np.tanh(pre)}[activation]
+
+
+def _fused_linear_samples(dtype, rng):
+    m = lambda *s: make(s, dtype, rng)  # noqa: E731
+    for act in ("none", "relu", "sigmoid", "tanh"):
+        yield _sample(m(5, 3), m(3, 4), m(4), desc=f"2-D {act}", activation=act)
+    yield _sample(m(1, 7), m(7, 2), m(2), desc="batch 1", activation="relu")
+    yield _sample(m(2, 3, 5), m(5, 3), m(3), desc="3-D x", activation="tanh")
+    yield _sample(m(4,), m(4, 3), m(3), desc="1-D x", activation="sigmoid")
+    yield _sample(m(0, 3), m(3, 2), m(2), desc="no rows", activation="relu")
+
+
+def _fused_linear_errors(rng):
+    m = lambda *s: make(s, np.float32, rng)  # noqa: E731
+    yield ErrorInput(_sample(m(2, 3), m(4, 5), m(5)), ValueError, r"must agree.*\[2, 3\]")
+    yield ErrorInput(_sample(m(2, 3), m(3, 5), m(4)), ValueError, r"bias must have shape \[5\]")
+    yield ErrorInput(_sample(m(2, 3), m(3, 5), m(5), activation="gelu"), ValueError, "activation")
+    yield ErrorInput(_sample(m(2, 3), make((3, 5), np.float64, rng), m(5)), TypeError,
+                     "one dtype")
+
+
 OPS = [
     OpInfo("matmul", _matmul_ref, _matmul_samples, dtypes=FLOATS, gradgrad=True,
            tol={np.float32: (1e-5, 1e-5)}, errors=_matmul_errors),
@@ -441,4 +466,6 @@ OPS = [
            compare=_up_to_sign, errors=_qr_errors),
     OpInfo("svd", _svd_ref, _svd_samples, dtypes=FLOATS, gradgrad=True, tol=F32_LINALG_TOL,
            compare=_up_to_sign, errors=_svd_errors),
+    OpInfo("fused_linear_activation", _fused_linear_ref, _fused_linear_samples, dtypes=FLOATS,
+           gradgrad=True, tol={np.float32: (1e-5, 1e-5)}, errors=_fused_linear_errors),
 ]

@@ -2,9 +2,9 @@
 
 import numpy as np
 
-from .._core.ops.linalg import cross_axis, norm_axes, solve_is_vector
+from .._core.ops.linalg import LINEAR_ACTIVATIONS, cross_axis, norm_axes, solve_is_vector
 from .._core.optable import TABLE
-from ._registry import kernel
+from ._registry import KERNELS, kernel
 
 
 def _validate(op, *inputs, **attrs):
@@ -127,3 +127,15 @@ def svd(x, full_matrices=False):
     """(U, S, VH) of the singular value decomposition, S descending"""
     _validate("svd", x, full_matrices=full_matrices)
     return tuple(np.linalg.svd(x, full_matrices=full_matrices))
+
+
+@kernel
+def fused_linear_activation(x, weight, bias, activation="none"):
+    """activation(x @ weight + bias); the bias and a ReLU are applied in place"""
+    if not x.dtype == weight.dtype == bias.dtype or activation not in LINEAR_ACTIVATIONS:
+        _validate("fused_linear_activation", x, weight, bias, activation=activation)
+    out = np.matmul(x, weight)
+    out += bias
+    if activation == "relu":
+        return np.maximum(out, 0, out=out)
+    return out if activation == "none" else KERNELS[activation](out)

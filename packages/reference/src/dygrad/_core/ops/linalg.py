@@ -662,3 +662,58 @@ register(OpDef("svd", ("x",), _svd_meta,
                "k = min(m, n) singular vectors).",
                attrs={"full_matrices": False}, grad=_svd_grad, saves=("u", "s", "vh"),
                outputs=("u", "s", "vh")))
+
+
+# ---------------------------------------------------------------------------
+# fused_linear_activation: what static mode's bias+activation fusion runs
+# ---------------------------------------------------------------------------
+
+LINEAR_ACTIVATIONS = ("none", "relu", "sigmoid", "tanh")
+
+
+def _fused_linear_meta(x, weight, bias, activation="none"):
+    api = "fused_linear_activation"
+    _require_float(api, x, weight, bias)
+    if activation not in LINEAR_ACTIVATIONS:
+        raise ValueError(f"{api}: activation must be one of {list(LINEAR_ACTIVATIONS)}, got "
+                         f"{activation!r}")
+    if len(x.shape) < 1 or len(weight.shape) != 2 or x.shape[-1] != weight.shape[0]:
+        raise ValueError(f"{api}: x [..., K] and weight [K, N] must agree, got shapes "
+                         f"{list(x.shape)} and {list(weight.shape)}")
+    if tuple(bias.shape) != (weight.shape[1],):
+        raise ValueError(f"{api}: bias must have shape [{weight.shape[1]}] (weight's N), got "
+                         f"{list(bias.shape)}")
+    if not np.dtype(x.dtype) == np.dtype(weight.dtype) == np.dtype(bias.dtype):
+        raise TypeError(f"{api}: x, weight and bias must have one dtype, got "
+                        f"{_dtype_name(x.dtype)}, {_dtype_name(weight.dtype)} and "
+                        f"{_dtype_name(bias.dtype)}")
+    return Meta(tuple(x.shape[:-1]) + (weight.shape[1],), x.dtype)
+
+
+def _fused_linear_grad(ctx, g):
+    """Through the activation (from the output), then as matmul and bias add."""
+    x, weight, out = ctx["x"], ctx["weight"], ctx["out"]
+    act = ctx.attrs["activation"]
+    if act == "relu":
+        g = ops.relu_grad(out, g)
+    elif act == "sigmoid":
+        g = g * out * ops.scale(out, scale=-1.0, bias=1.0)
+    elif act == "tanh":
+        g = g * ops.scale(out * out, scale=-1.0, bias=1.0)
+    xs = ctx.shape("x")
+    k, n = ctx.shape("weight")
+    gx = ops.matmul(g, weight, transpose_y=True) if ctx.needs("x") else None
+    rows = int(np.prod(xs[:-1], dtype=np.int64))
+    x2 = ops.reshape(x, shape=(rows, k)) if len(xs) != 2 else x
+    g2 = ops.reshape(g, shape=(rows, n)) if len(xs) != 2 else g
+    gw = ops.matmul(x2, g2, transpose_x=True) if ctx.needs("weight") else None
+    gb = ops.sum(g2, axis=0) if ctx.needs("bias") else None
+    return gx, gw, gb
+
+
+register(OpDef("fused_linear_activation", ("x", "weight", "bias"), _fused_linear_meta,
+               "activation(x @ weight + bias) for x [..., K], weight [K, N], bias [N] (a "
+               "Linear layer and its activation in one op: static mode's bias+activation "
+               "fusion); activation 'none', 'relu', 'sigmoid' or 'tanh'.",
+               attrs={"activation": "none"}, grad=_fused_linear_grad,
+               saves=("x", "weight", "out")))
