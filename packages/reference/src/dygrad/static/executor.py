@@ -22,7 +22,7 @@ from .._core.program import (
     resolve_unknown,
 )
 from .._core.tensor import Tensor
-from .passes import plan
+from .passes import FusedChain, plan
 
 
 def _names(fetch_list) -> list:
@@ -85,16 +85,22 @@ class Executor:
             eng.seed(program.random_seed)
         for desc, value in program._refresh:  # e.g. a learning-rate scheduler's rate
             scope._values[desc.name] = eng.asarray(value(), desc.dtype)
-        run = _Run(program, env, scope._values, eng, sizes)
-        todo = plan(program, fetch)
+        todo = plan(program, fetch, sizes, eng)
         try:
-            run.run_ops(todo.ops, todo.free)
+            if todo.compiled is None:
+                todo.compiled = _Compiled.of(program, todo, fetch, sizes, eng) or False
+            if todo.compiled:
+                values = todo.compiled.run(env, scope._values, eng)
+            else:
+                env.update(todo.consts)
+                run = _Run(program, env, scope._values, eng, sizes)
+                run.run_ops(todo.ops, todo.free)
+                values = [run.read(_fetch_desc(program, name)) for name in fetch]
         finally:
             if seeded:
                 eng.set_rng_state(rng_state)
         results = []
-        for name in fetch:
-            value = run.read(_fetch_desc(program, name))
+        for value in values:
             a = np.array(eng.to_numpy(value))  # a copy: later runs change persistables
             results.append(a if return_numpy else Tensor._wrap(eng.asarray(a, a.dtype)))
         return results
@@ -156,18 +162,9 @@ class _Run:
         if desc.persistable:
             v = self.values.get(name)
             if v is None:
-                raise RuntimeError(
-                    f"Executor.run: variable {name!r} (persistable, shape "
-                    f"{list(public_shape(desc.shape))}, {_dt.from_numpy(desc.dtype).name}) has "
-                    f"no value in the scope: run the startup program first "
-                    f"(exe.run(paddle.static.default_startup_program()))")
+                raise _no_value(desc)
             return v
-        if desc.is_data:
-            raise ValueError(
-                f"Executor.run: data variable {name!r} (shape {list(public_shape(desc.shape))}, "
-                f"{_dt.from_numpy(desc.dtype).name}) is needed but not fed; pass "
-                f"feed={{{name!r}: array}}")
-        raise RuntimeError(f"Executor.run: variable {name!r} is read before any op wrote it")
+        raise _no_value(desc)
 
     def write(self, desc, value):
         (self.values if desc.persistable else self.env)[desc.name] = value
@@ -209,6 +206,22 @@ class _Run:
                     env.pop(name, None)
 
 
+def _no_value(desc):
+    """The error for a variable that a run needs and has no value of."""
+    name, shape = desc.name, list(public_shape(desc.shape))
+    dtype = _dt.from_numpy(desc.dtype).name
+    if desc.persistable:
+        return RuntimeError(
+            f"Executor.run: variable {name!r} (persistable, shape {shape}, {dtype}) has no "
+            f"value in the scope: run the startup program first "
+            f"(exe.run(paddle.static.default_startup_program()))")
+    if desc.is_data:
+        return ValueError(
+            f"Executor.run: data variable {name!r} (shape {shape}, {dtype}) is needed but not "
+            f"fed; pass feed={{{name!r}: array}}")
+    return RuntimeError(f"Executor.run: variable {name!r} is read before any op wrote it")
+
+
 def _unknown_size(sizes, op):
     if len(sizes) != 1:
         raise ValueError(
@@ -217,3 +230,144 @@ def _unknown_size(sizes, op):
             f"{sorted(sizes)} for the unknown dimensions; feed every -1 dimension with one "
             f"size (the batch size)")
     return next(iter(sizes))
+
+
+class _Compiled:
+    """A plan without control flow as one generated Python function: every op a call of
+    its engine kernel, bound once with its attributes (sizes of -1 dimensions filled in),
+    on local variables; a fused chain one nested call; temporaries dropped after their last
+    reader; persistables read from the scope first and written back last. Per run nothing
+    is looked up by name but the feeds and the scope's persistables."""
+
+    def __init__(self):
+        self.bound, self.lines, self.line_ops = {}, [], {}
+        self.slots, self.data, self.persist_in, self.persist_out = {}, [], [], {}
+
+    @classmethod
+    def of(cls, program, todo, fetch, sizes, eng):
+        """The compiled plan, or None when it has control flow (the Executor interprets
+        it then)."""
+        if any(op.op is None and not isinstance(op, FusedChain) for op in todo.ops):
+            return None
+        self = cls()
+        self.eng, self.consts = eng, todo.consts
+        self.size = next(iter(sizes)) if len(sizes) == 1 else None
+        self.sizes = sizes
+        for op, free in zip(todo.ops, todo.free):
+            self._emit(op)
+            dropped = [self.slots[n] for n in free if n in self.slots]
+            if dropped:
+                self.lines.append(" = ".join(dropped) + " = None")
+        for desc in self.persist_out.values():
+            self.lines.append(f"S[{desc.name!r}] = {self.slots[desc.name]}")
+        outs = [self._operand(_fetch_desc(program, n)) for n in fetch]
+        self.lines.append(f"return [{', '.join(outs)}]")
+        self.fn = self._function()
+        return self
+
+    # -- building ------------------------------------------------------------------
+    def _bind(self, value, prefix="c"):
+        """A default argument of the generated function holding ``value``."""
+        name = f"{prefix}{len(self.bound)}"
+        self.bound[name] = value
+        return name
+
+    def _slot(self, name):
+        return self.slots.setdefault(name, f"v{len(self.slots)}")
+
+    def _operand(self, d):
+        """The expression of input ``d``: a constant, a local, or a first read of a feed or
+        a persistable (loaded at the top)."""
+        if d.const is not None:
+            return self._bind(d.const)
+        name = d.name
+        if name in self.slots:
+            return self.slots[name]
+        if name in self.consts:
+            return self._bind(self.consts[name])
+        if d.persistable:
+            self.persist_in.append(d)
+        elif d.is_data:
+            self.data.append(d)
+        else:
+            raise _no_value(d)
+        return self._slot(name)
+
+    def _call(self, od, args):
+        """``kernel(args, attr=value, ...)`` for op ``od``."""
+        op, attrs = od.op, od.attrs
+        if od.sized:
+            attrs = {k: resolve_unknown(v, _unknown_size(self.sizes, op)) for k, v in attrs.items()}
+        kw = [f"{k}={self._bind(v)}" for k, v in attrs.items()]
+        if op.random:
+            kw.append("rng=E.generator")
+        it = iter(args)
+        groups = [f"[{', '.join(next(it) for _ in x)}]" if isinstance(x, list) else next(it)
+                  for x in od.inputs]
+        return f"{self._bind(self.eng.kernels[op.name], 'k')}({', '.join(groups + kw)})"
+
+    def _emit(self, op):
+        if isinstance(op, FusedChain):
+            expr, inner = None, None
+            for o in op.ops:
+                args = [expr if d is inner else self._operand(d) for d in o.input_descs()]
+                expr = self._call(o, args)
+                inner = o.outputs[0]
+                if not inner.shape:  # a 0-D result may come back as a NumPy scalar
+                    expr = f"N({expr})"
+            outputs = op.outputs
+        else:
+            expr = self._call(op, [self._operand(d) for d in op.input_descs()])
+            outputs = op.outputs
+        names = [self._slot(d.name) for d in outputs]
+        self.line_ops[len(self.lines)] = op
+        self.lines.append(f"{', '.join(names)} = {expr}")
+        for n, d in zip(names, outputs):
+            self.lines.append(f"if type({n}) is not A: {n} = N({n})")
+            if d.persistable:
+                self.persist_out[d.name] = d
+
+    def _function(self):
+        loads = [f"{self._slot(d.name)} = F[{d.name!r}]" for d in self.data]
+        loads += [f"{self._slot(d.name)} = S[{d.name!r}]" for d in self.persist_in]
+        self.first_line = 2 + len(loads)  # line numbers of the body, for errors
+        params = "".join(f", {k}={k}" for k in self.bound)
+        body = "\n    ".join(loads + self.lines)
+        source = f"def plan(F, S, E, A=A, N=N{params}):\n    {body}\n"
+        namespace = {**self.bound, "A": self.eng.array_type, "N": self.eng.ensure}
+        exec(compile(source, "<static plan>", "exec"), namespace)
+        return namespace["plan"]
+
+    # -- running -------------------------------------------------------------------
+    def run(self, env, values, eng):
+        """The fetched values, after running the plan on the fed arrays ``env`` and the
+        scope's ``values``."""
+        for d in self.data:
+            if d.name not in env:
+                raise _no_value(d)
+        for d in self.persist_in:
+            if d.name not in values:
+                raise _no_value(d)
+        try:
+            return self.fn(env, values, eng)
+        except Exception as exc:
+            self._explain(exc)
+            raise
+
+    def _explain(self, exc):
+        """Raise the table's own error for the op whose kernel failed, when its
+        ``infer_meta`` rejects the inputs it got."""
+        tb = exc.__traceback__
+        while tb is not None and tb.tb_frame.f_code is not self.fn.__code__:
+            tb = tb.tb_next
+        op = None if tb is None else self.line_ops.get(tb.tb_lineno - self.first_line)
+        if op is None or isinstance(op, FusedChain):
+            return
+        local = tb.tb_frame.f_locals
+        args = [local.get(self.slots.get(d.name)) if d.const is None else d.const
+                for d in op.input_descs()]
+        if any(a is None for a in args):
+            return
+        it = iter(args)
+        grouped = [[next(it) for _ in x] if isinstance(x, list) else next(it) for x in op.inputs]
+        dispatch._explain(op.op, exc, grouped, op.attrs)

@@ -2,20 +2,47 @@
 
 - **dead-op elimination**: only the ops that the fetched variables need run, plus every op
   that writes a persistable variable (parameter updates, batch-norm statistics);
+- **constant folding**: an op whose inputs are all constants, or that reads only the shape
+  of its input (``full_like``, ``numel``, ``shape``; with the sizes fed for -1
+  dimensions), runs once when the plan is made; its output becomes a constant (the
+  gradient of a mean, say, is such a chain). Programs with control flow skip it;
+- **bias+activation fusion**: ``matmul`` (x [..., K] by weight [K, N]), then ``add`` of a
+  bias [N], then (optionally) ``relu``/``sigmoid``/``tanh``, whose intermediate results
+  nothing else reads, become one ``fused_linear_activation`` op (a row of the op table);
+- **elementwise fusion**: a chain of consecutive elementwise ops, each reading the result
+  of the one before, whose intermediate results nothing else reads, runs as one step
+  (:class:`FusedChain`: the intermediates are handed from kernel to kernel, never stored);
 - **buffer reuse**: a variable's array is released as soon as the last op that reads it
   has run (unless it is fetched), so the allocator reuses its storage for later ops.
 
-Both are on by default; :func:`set_passes` switches them. The result of the passes (a
-:class:`Plan`) is cached per program version and fetch list.
+All are on by default; :func:`set_passes` switches them. The result (a :class:`Plan`) is
+cached per program version, fetch list, sizes fed for -1 dimensions and engine.
 """
 
 from __future__ import annotations
 
-_PASSES = {"dead_op_elimination": True, "buffer_reuse": True}
+import numpy as np
+
+from .._core.optable import TABLE
+from .._core.program import OpDesc, has_unknown, resolve_unknown
+
+_PASSES = {"dead_op_elimination": True, "constant_folding": True,
+           "bias_activation_fusion": True, "elementwise_fusion": True, "buffer_reuse": True}
+
+# ops whose output at each position depends only on their inputs at that position
+ELEMENTWISE = frozenset(
+    ("add", "subtract", "multiply", "divide", "maximum", "minimum", "pow", "elementwise_pow",
+     "scale", "clip", "neg", "abs", "square", "exp", "log", "sqrt", "rsqrt", "reciprocal",
+     "sin", "cos", "tanh", "sigmoid", "relu", "relu_grad", "relu6", "leaky_relu", "elu",
+     "gelu", "silu", "softplus", "hardswish", "hardsigmoid", "cast")) & set(TABLE)
+# ops that read only their input's shape and dtype
+SHAPE_ONLY = frozenset(("full_like", "numel", "shape"))
+ACTIVATIONS = {"relu": "relu", "sigmoid": "sigmoid", "tanh": "tanh"}
 
 
 def set_passes(**flags) -> dict:
-    """Switch passes on or off (``dead_op_elimination``, ``buffer_reuse``); returns the
+    """Switch passes on or off (``dead_op_elimination``, ``constant_folding``,
+    ``bias_activation_fusion``, ``elementwise_fusion``, ``buffer_reuse``); returns the
     previous settings, so ``set_passes(**previous)`` restores them."""
     unknown = sorted(set(flags) - set(_PASSES))
     if unknown:
@@ -29,7 +56,7 @@ def set_passes(**flags) -> dict:
 def reads(program, op) -> set:
     """Names an op reads; for a control op, also those read inside its sub-blocks."""
     names = {d.name for d in op.input_descs()}
-    if op.op is None:
+    if op.op is None and hasattr(op, "blocks"):
         for i in op.blocks:
             for inner in program.blocks[i].ops:
                 names |= reads(program, inner)
@@ -40,7 +67,7 @@ def writes(program, op) -> set:
     """Names an op writes; for a control op, also those written inside its sub-blocks
     (a gradient block reads them) and a loop's variables."""
     names = {d.name for d in op.outputs}
-    if op.op is None:
+    if op.op is None and hasattr(op, "blocks"):
         names |= {d.name for d in op.fields.get("carried", ())}
         for i in op.blocks:
             for inner in program.blocks[i].ops:
@@ -48,16 +75,51 @@ def writes(program, op) -> set:
     return names
 
 
+class FusedChain:
+    """Consecutive elementwise ops run as one step: each op's result goes straight into the
+    next one. ``inputs``/``outputs`` are the chain's own (what others read and write)."""
+
+    op = None
+    role = "forward"
+
+    def __init__(self, ops):
+        self.ops = ops
+        inner = {d.name for o in ops[:-1] for d in o.outputs}
+        seen, self.inputs = set(), []
+        for o in ops:
+            for d in o.input_descs():
+                if d.name not in inner and d.name not in seen:
+                    seen.add(d.name)
+                    self.inputs.append(d)
+        self.outputs = list(ops[-1].outputs)
+
+    @property
+    def type(self) -> str:
+        return "fused(" + ", ".join(o.type for o in self.ops) + ")"
+
+    def input_descs(self):
+        return iter(self.inputs)
+
+    def run(self, r):
+        r.run_ops(self.ops)
+
+
 class Plan:
-    """The global block's ops to run, and after each op the names whose arrays to drop."""
+    """The ops to run (after the passes), after each op the names whose arrays to drop,
+    and the constants that folding computed ({name: value})."""
 
-    def __init__(self, ops, free):
-        self.ops, self.free = ops, free
+    def __init__(self, ops, free, consts):
+        self.ops, self.free, self.consts = ops, free, consts
+        self.compiled = None  # the Executor's compiled form, made on first use
 
 
-def plan(program, fetch_names) -> Plan:
-    """The ops of ``program``'s global block to run for ``fetch_names``, after the passes."""
-    key = (tuple(fetch_names), tuple(sorted(_PASSES.items())))
+def plan(program, fetch_names, sizes=(), eng=None) -> Plan:
+    """The ops of ``program``'s global block to run for ``fetch_names`` (``sizes``: those
+    fed for -1 dimensions), after the passes."""
+    if eng is None:
+        from .._core.engine import current
+        eng = current()
+    key = (tuple(fetch_names), tuple(sorted(_PASSES.items())), tuple(sorted(sizes)), eng.name)
     version, cache = program._plans
     if version != program._version:
         cache = {}
@@ -67,29 +129,158 @@ def plan(program, fetch_names) -> Plan:
     ops = list(program.global_block().ops)
     fetched = set(fetch_names)
     if _PASSES["dead_op_elimination"]:
-        needed, kept = set(fetched), []
-        for op in reversed(ops):
-            if any(d.persistable for d in op.outputs) or not needed.isdisjoint(
-                    writes(program, op)):
-                kept.append(op)
-                needed |= reads(program, op)
-        ops = kept[::-1]
-    free = [() for _ in ops]
-    if _PASSES["buffer_reuse"]:
-        last, temporary = {}, {}
-        for i, op in enumerate(ops):
-            for name in reads(program, op):
-                last[name] = i
-            for d in op.outputs:
-                temporary[d.name] = not d.persistable and d.const is None
-                last.setdefault(d.name, i)  # written but never read: drop at once
-        for op in ops:  # data variables, read but not written by any op
-            for d in op.input_descs():
-                temporary.setdefault(d.name, d.is_data)
-        drops = [[] for _ in ops]
-        for name, i in last.items():
-            if temporary.get(name) and name not in fetched:
-                drops[i].append(name)
-        free = [tuple(d) for d in drops]
-    cache[key] = result = Plan(ops, free)
+        ops = _live_ops(program, ops, fetched)
+    control = any(op.op is None for op in ops)
+    consts = {}
+    if _PASSES["constant_folding"] and not control:
+        ops, consts = _fold(ops, sizes, eng)
+    if _PASSES["bias_activation_fusion"] or _PASSES["elementwise_fusion"]:
+        readers = _readers(program, ops, fetched)
+        if _PASSES["bias_activation_fusion"]:
+            ops = _fuse_bias_activation(ops, readers)
+        if _PASSES["elementwise_fusion"]:
+            ops = _fuse_elementwise(ops, readers)
+    free = _free_lists(program, ops, fetched) if _PASSES["buffer_reuse"] else [()] * len(ops)
+    cache[key] = result = Plan(ops, free, consts)
     return result
+
+
+def _live_ops(program, ops, fetched):
+    needed, kept = set(fetched), []
+    for op in reversed(ops):
+        if any(d.persistable for d in op.outputs) or not needed.isdisjoint(writes(program, op)):
+            kept.append(op)
+            needed |= reads(program, op)
+    return kept[::-1]
+
+
+def _readers(program, ops, fetched):
+    """How many ops read each name (a fetched or persistable name counts as read once
+    more, so that it is never fused away)."""
+    count = {name: 1 for name in fetched}
+    for op in ops:
+        for name in reads(program, op):
+            count[name] = count.get(name, 0) + 1
+    return count
+
+
+def _private(desc, readers):
+    """Whether only one op reads ``desc`` (its value can stay inside a fused step)."""
+    return readers.get(desc.name, 0) == 1 and not desc.persistable and desc.const is None
+
+
+def _fold(ops, sizes, eng):
+    """Run the ops that need no fed or persistable value now; their outputs become
+    constants. Shape-only ops fold when their input's shape is known (one size was fed
+    for the -1 dimensions)."""
+    known, kept = {}, []
+    size = next(iter(sizes)) if len(sizes) == 1 else None
+    for op in ops:
+        row, ins = op.op, list(op.input_descs())
+        if row is None or row.random or any(d.persistable for d in op.outputs) or (
+                op.sized and size is None):
+            kept.append(op)
+            continue
+        if all(d.const is not None or d.name in known for d in ins):
+            args = [d.const if d.const is not None else known[d.name] for d in ins]
+        elif row.name in SHAPE_ONLY and (size is not None or not has_unknown(
+                [d.shape for d in ins])):
+            args = [eng.asarray(np.zeros(resolve_unknown(d.shape, size), d.dtype), d.dtype)
+                    for d in ins]
+        else:
+            kept.append(op)
+            continue
+        attrs = {k: resolve_unknown(v, size) for k, v in op.attrs.items()} if op.sized else op.attrs
+        out = eng.kernels[row.name](*_regroup(op, args), **attrs)
+        for d, value in zip(op.outputs, out if type(out) is tuple else (out,)):
+            known[d.name] = value if type(value) is eng.array_type else eng.ensure(value)
+    return kept, known
+
+
+def _regroup(op, flat):
+    """Flat input values in the op's grouping (a variadic op's list first)."""
+    it = iter(flat)
+    return [[next(it) for _ in x] if isinstance(x, list) else next(it) for x in op.inputs]
+
+
+def _fuse_bias_activation(ops, readers):
+    """matmul + add(bias) [+ activation] -> fused_linear_activation."""
+    out, i = [], 0
+    while i < len(ops):
+        fused = _linear_at(ops, i, readers)
+        if fused is None:
+            out.append(ops[i])
+            i += 1
+        else:
+            op, used = fused
+            out.append(op)
+            i += used
+    return out
+
+
+def _linear_at(ops, i, readers):
+    """The fused op for the pattern starting at ops[i] and how many ops it replaces."""
+    mm = ops[i]
+    if mm.type != "matmul" or i + 1 >= len(ops) or any(mm.attrs.get(k) for k in (
+            "transpose_x", "transpose_y")):
+        return None
+    x, w = mm.inputs
+    product = mm.outputs[0]
+    add = ops[i + 1]
+    if add.type != "add" or not _private(product, readers) or len(w.shape) != 2 or not x.shape:
+        return None
+    a, b = add.inputs
+    bias = b if a is product else a if b is product else None
+    if bias is None or tuple(bias.shape) != (w.shape[1],) or x.dtype.kind != "f" or \
+            not x.dtype == w.dtype == bias.dtype:
+        return None
+    result, used, act = add.outputs[0], 2, "none"
+    if i + 2 < len(ops) and ops[i + 2].type in ACTIVATIONS and _private(result, readers) \
+            and ops[i + 2].inputs[0] is result:
+        act, result, used = ACTIVATIONS[ops[i + 2].type], ops[i + 2].outputs[0], 3
+    op = OpDesc(TABLE["fused_linear_activation"], [x, w, bias], [result],
+                {"activation": act}, mm.role)
+    return op, used
+
+
+def _fuse_elementwise(ops, readers):
+    """Group consecutive elementwise ops that hand their only reader their result."""
+    out, chain = [], []
+
+    def close():
+        if len(chain) > 1:
+            out.append(FusedChain(list(chain)))
+        else:
+            out.extend(chain)
+        chain.clear()
+    for op in ops:
+        if op.op is None or op.type not in ELEMENTWISE or len(op.outputs) != 1:
+            close()
+            out.append(op)
+            continue
+        if chain:
+            prev = chain[-1].outputs[0]
+            if not (_private(prev, readers) and prev in list(op.input_descs())):
+                close()
+        chain.append(op)
+    close()
+    return out
+
+
+def _free_lists(program, ops, fetched):
+    """After each op, the names of temporaries that no later op reads."""
+    last, temporary = {}, {}
+    for i, op in enumerate(ops):
+        for name in reads(program, op):
+            last[name] = i
+        for d in op.outputs:
+            temporary[d.name] = not d.persistable and d.const is None
+            last.setdefault(d.name, i)  # written but never read: drop at once
+    for op in ops:  # data variables, read but not written by any op
+        for d in op.input_descs():
+            temporary.setdefault(d.name, d.is_data)
+    drops = [[] for _ in ops]
+    for name, i in last.items():
+        if temporary.get(name) and name not in fetched:
+            drops[i].append(name)
+    return [tuple(d) for d in drops]

@@ -1,0 +1,162 @@
+"""The Executor's passes (constant folding, bias+activation fusion, elementwise fusion) and
+its compiled plans: fetched values with and without each pass agree."""
+
+import numpy as np
+import pytest
+
+import dygrad as paddle
+from dygrad.static.passes import FusedChain, plan
+
+F = paddle.nn.functional
+PASSES = ["constant_folding", "bias_activation_fusion", "elementwise_fusion", "buffer_reuse",
+          "dead_op_elimination"]
+
+
+@pytest.fixture
+def static():
+    """Static mode with fresh programs and scope; the pass switches restored afterwards."""
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    previous = paddle.static.set_passes()
+    paddle.enable_static()
+    try:
+        with paddle.static.scope_guard(paddle.static.Scope()), \
+                paddle.static.program_guard(main, startup):
+            yield main, startup
+    finally:
+        paddle.disable_static()
+        paddle.static.set_passes(**previous)
+
+
+def _train(main, startup, feeds, fetch):
+    with paddle.static.scope_guard(paddle.static.Scope()):
+        exe = paddle.static.Executor()
+        exe.run(startup)
+        return [exe.run(main, feed=f, fetch_list=fetch) for f in feeds]
+
+
+def _with_and_without(main, startup, feeds, fetch, flag):
+    paddle.static.set_passes(**{flag: True})
+    on = _train(main, startup, feeds, fetch)
+    paddle.static.set_passes(**{flag: False})
+    off = _train(main, startup, feeds, fetch)
+    paddle.static.set_passes(**{flag: True})
+    for a, b in zip(on, off):
+        for u, v in zip(a, b):
+            np.testing.assert_allclose(u, v, rtol=1e-5, atol=1e-6)
+    return on
+
+
+def _mlp_program(activation):
+    x = paddle.static.data("x", [-1, 5], "float32")
+    y = paddle.static.data("y", [-1, 1], "float32")
+    l1, l2 = paddle.nn.Linear(5, 7), paddle.nn.Linear(7, 1)
+    h = l1(x)
+    h = getattr(F, activation)(h) if activation != "none" else h
+    loss = F.mse_loss(l2(h), y)
+    paddle.optimizer.SGD(learning_rate=0.05).minimize(loss)
+    return loss, l1.weight, l2.bias
+
+
+def _feeds(sizes=(4, 4, 6)):
+    rng = np.random.default_rng(0)
+    return [{"x": rng.normal(size=(n, 5)).astype("float32"),
+             "y": rng.normal(size=(n, 1)).astype("float32")} for n in sizes]
+
+
+@pytest.mark.parametrize("activation", ["relu", "sigmoid", "tanh", "none"])
+def test_bias_activation_fusion(static, activation):
+    main, startup = static
+    startup.random_seed = 3
+    fetch = list(_mlp_program(activation))
+    fused = [op for op in plan(main, [fetch[0].name], {4}).ops
+             if op.type == "fused_linear_activation"]
+    # the first Linear with its activation, and the last Linear (no activation)
+    assert [op.attrs["activation"] for op in fused] == [activation, "none"]
+    losses = _with_and_without(main, startup, _feeds(), fetch, "bias_activation_fusion")
+    assert losses[1][0] < losses[0][0]
+
+
+def test_a_linear_whose_output_is_read_elsewhere_is_not_fused(static):
+    main, _ = static
+    x = paddle.static.data("x", [-1, 5], "float32")
+    pre = paddle.nn.Linear(5, 3)(x)
+    out = F.relu(pre) + pre
+    ops = plan(main, [out.name], {2}).ops
+    assert [op.type for op in ops] == ["fused_linear_activation", "fused(relu, add)"]
+    assert ops[0].attrs["activation"] == "none"  # the relu stays apart: 'pre' has two readers
+
+
+def test_elementwise_chains_run_as_one_step(static):
+    main, startup = static
+    startup.random_seed = 7
+    x = paddle.static.data("x", [-1, 3], "float32")
+    w = paddle.static.create_parameter([3], "float32")
+    t = paddle.exp(paddle.tanh(x * 2.0 + w) * 3.0)   # one chain: multiply .. exp
+    shared = x - 1.0
+    out = shared * 3.0 + paddle.sum(shared)          # two ops read 'shared': no chain there
+    steps = plan(main, [out.name, t.name], {2}).ops
+    chains = [s for s in steps if isinstance(s, FusedChain)]
+    assert [[o.type for o in c.ops] for c in chains] == [
+        ["multiply", "add", "tanh", "multiply", "exp"]]
+    feeds = [{"x": np.linspace(-1, 1, 6, dtype="float32").reshape(2, 3)}]
+    got = _with_and_without(main, startup, feeds, [out, t], "elementwise_fusion")
+    wv = _train(main, startup, feeds, [w])[0][0]
+    xv = feeds[0]["x"]
+    want_t = np.exp(np.tanh(xv * 2 + wv) * 3)
+    np.testing.assert_allclose(got[0][1], want_t, rtol=1e-5)
+    np.testing.assert_allclose(got[0][0], (xv - 1) * 3 + (xv - 1).sum(), rtol=1e-5)
+
+
+def test_constant_folding_follows_the_fed_batch_size(static):
+    main, startup = static
+    startup.random_seed = 3
+    loss, w, _ = _mlp_program("relu")
+    grad = main.global_block().var(f"{w.name}@GRAD")
+    folded = plan(main, [loss.name], {4})
+    assert {"numel", "full_like", "broadcast_to"}.isdisjoint(op.type for op in folded.ops)
+    assert folded.consts
+    # batches of 4, 4, 6: the mean's gradient (1/N) is folded once per size
+    _with_and_without(main, startup, _feeds(), [loss, grad], "constant_folding")
+
+
+@pytest.mark.parametrize("flag", PASSES)
+def test_each_pass_keeps_adam_training_the_same(static, flag):
+    main, startup = static
+    startup.random_seed = 4
+    x = paddle.static.data("x", [-1, 5], "float32")
+    label = paddle.static.data("label", [-1, 1], "int64")
+    net = paddle.nn.Sequential(paddle.nn.Linear(5, 8), paddle.nn.Tanh(), paddle.nn.Linear(8, 3))
+    loss = F.cross_entropy(net(x), label)
+    paddle.optimizer.Adam(learning_rate=0.05).minimize(loss)
+    rng = np.random.default_rng(1)
+    feeds = [{"x": rng.normal(size=(n, 5)).astype("float32"),
+              "label": rng.integers(0, 3, size=(n, 1))} for n in (3, 3, 5)]
+    _with_and_without(main, startup, feeds, [loss, net[0].weight], flag)
+
+
+def test_a_kernel_error_in_a_compiled_plan_names_the_op(static):
+    main, startup = static
+    a = paddle.static.data("a", [-1, -1], "float32")
+    b = paddle.static.data("b", [-1, -1], "float32")
+    out = paddle.matmul(a, b, transpose_y=True)
+    exe = paddle.static.Executor()
+    exe.run(startup)
+    got, = exe.run(main, feed={"a": np.ones((2, 3), "float32"), "b": np.ones((4, 3), "float32")},
+                   fetch_list=[out])
+    assert got.shape == (2, 4)
+    with pytest.raises(ValueError, match="matmul: the contracted dimensions differ"):
+        exe.run(main, feed={"a": np.ones((2, 3), "float32"),
+                            "b": np.ones((4, 3), "float32")[:, :2].copy()},
+                fetch_list=[out])
+
+
+def test_fetching_a_folded_constant(static):
+    main, _ = static
+    x = paddle.static.data("x", [-1, 3], "float32")
+    n = paddle.numel(x)
+    doubled = paddle.full_like(x, 2.0) * x
+    exe = paddle.static.Executor()
+    got = exe.run(main, feed={"x": np.ones((5, 3), "float32")}, fetch_list=[n, doubled])
+    assert int(got[0]) == 15 and got[1].shape == (5, 3) and np.all(got[1] == 2)
+    got = exe.run(main, feed={"x": np.ones((2, 3), "float32")}, fetch_list=[n])
+    assert int(got[0]) == 6
