@@ -221,3 +221,17 @@ def test_second_derivative_through_control_flow_is_refused(static):
     gx, = paddle.static.gradients([out], [x])
     with pytest.raises(NotImplementedError, match="second derivatives through .*cond"):
         paddle.static.gradients([gx.sum()], [x])
+
+
+def test_outer_values_returned_by_a_branch_keep_their_own_gradients(static):
+    main, startup = static
+    x, pred = _data("x", [2]), _data("p", [1], grad=False)
+    w = _param([2], [3.0, -1.0])
+    h = x * w                      # computed outside, returned unchanged by one branch
+    out = nn.cond(pred.sum() > 0.0, lambda: h, lambda: h * w)
+    gx, gw = paddle.static.gradients([(out + w).sum()], [x, w])
+    xv, wv = np.array([1.0, 2.0], "float32"), np.array([3.0, -1.0], "float32")
+    for p, want in [(1.0, (wv, xv + 1)), (-1.0, (wv * wv, 2 * xv * wv + 1))]:
+        got = _run(main, startup, {"x": xv, "p": np.array([p], "float32")}, [gx, gw])
+        np.testing.assert_allclose(got[0], want[0])
+        np.testing.assert_allclose(got[1], want[1])

@@ -277,7 +277,8 @@ def _seal(roots, needs):
     and the outer graph gets the gradients through the control op's own Node."""
     proxies = [_stand_in(t) for t in needs]
     redirect = {edge_of(t): edge_of(p) for t, p in zip(needs, proxies)}
-    stack = [t._grad_fn for t in roots if t._grad_fn is not None]
+    outer = {id(t._data) for t in needs}  # a root may be an outer value: not walked
+    stack = [t._grad_fn for t in roots if t._grad_fn is not None and id(t._data) not in outer]
     seen = set()
     while stack:
         node = stack.pop()
