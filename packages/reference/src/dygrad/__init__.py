@@ -23,8 +23,8 @@ from .tensor import *  # noqa: F401,F403
 from .tensor import __all__ as _tensor_all
 
 from . import (  # noqa: F401
-    autograd, callbacks, dataset, device, framework, hapi, io, linalg, metric, nn, optimizer,
-    regularizer, static, vision)
+    autograd, callbacks, dataset, device, framework, hapi, io, jit, linalg, metric, nn,
+    optimizer, regularizer, static, vision)
 from .batch import batch
 from .autograd import grad
 from .device import is_compiled_with_cuda

@@ -64,6 +64,11 @@ def resolve_unknown(value, size: int):
 # Variables, ops, blocks, programs
 # ---------------------------------------------------------------------------
 
+class NoValueError(TypeError):
+    """The value of a static Variable was asked for (``.numpy()``, ``float()``, ``bool()``)
+    while its program is built."""
+
+
 class VarDesc:
     """What a program knows of a variable: name, shape, dtype and its role. ``const``
     holds the value of a constant captured while building (an eager tensor used in an op)."""
@@ -91,8 +96,8 @@ class VarDesc:
         return d
 
     def __array__(self, dtype=None, copy=None):
-        raise TypeError(f"static Variable {self.name!r} has no value while the program is "
-                        f"built; run the program with paddle.static.Executor and fetch it")
+        raise NoValueError(f"static Variable {self.name!r} has no value while the program is "
+                           f"built; run the program with paddle.static.Executor and fetch it")
 
     def __repr__(self):
         return f"VarDesc({self.name!r}, {list(public_shape(self.shape))}, {self.dtype.name})"
@@ -404,6 +409,7 @@ class _State:
         self.static = False
         self.main = Program()
         self.startup = Program()
+        self.capture = None  # a Capture while paddle.jit.to_static builds a program
 
 
 state = _State()
@@ -525,11 +531,63 @@ def scope_guard(scope):
 # Appending ops (dispatch's apply in static mode)
 # ---------------------------------------------------------------------------
 
+class Capture:
+    """While ``paddle.jit.to_static`` builds a program: the eager tensors its ops read that
+    stay shared with dygraph (Parameters, tensors that need a gradient, the Layer's
+    ``buffers``) become persistable variables of the program, bound to those tensors: each
+    run reads the tensor's current array, and a run that writes the variable (batch
+    norm's running statistics) writes the tensor back."""
+
+    def __init__(self, buffers=()):
+        self.bound: dict = {}  # id(tensor) -> (tensor, VarDesc), in the order first read
+        self.buffers = {id(b) for b in buffers}
+
+    def wants(self, t) -> bool:
+        return isinstance(t, Parameter) or not t.stop_gradient or id(t) in self.buffers
+
+    def bind(self, t) -> VarDesc:
+        """The persistable variable standing for eager tensor ``t`` (made at first use,
+        in the global block, named as the tensor when that name is free)."""
+        entry = self.bound.get(id(t))
+        if entry is not None:
+            return entry[1]
+        block = state.main.global_block()
+        name = getattr(t, "name", None) or unique_name("captured")
+        if name in block.vars:
+            name = unique_name(name)
+        d = t._data
+        desc = block.create_var(name, d.shape, _dt.from_numpy(d.dtype).name, persistable=True,
+                                is_parameter=isinstance(t, Parameter),
+                                stop_gradient=t.stop_gradient)
+        self.bound[id(t)] = (t, desc)
+        return desc
+
+
+def assign_to_eager(t, value):
+    """``t.set_value(value)`` for an eager tensor ``t`` and a Variable ``value``: inside
+    ``to_static``'s capture, an op writes ``value`` into ``t``'s bound variable."""
+    cap = state.capture
+    if cap is None:
+        raise TypeError(f"set_value: an eager Tensor cannot take the value of static Variable "
+                        f"{value.name!r} (outside paddle.jit.to_static)")
+    desc = cap.bind(t)
+    if desc.shape != value._data.shape:
+        raise ValueError(f"set_value: value of shape {value.shape} does not match the "
+                         f"tensor's shape {list(desc.shape)}")
+    state.main.current_block().append_op(
+        OpDesc(TABLE["assign"], [value._data], [desc], {}, state.main._role))
+    return t
+
+
 def _operand(block, t) -> VarDesc:
-    """The VarDesc of op input ``t``: its own, or a constant holding an eager tensor."""
+    """The VarDesc of op input ``t``: its own, the variable bound to a shared eager tensor
+    (inside ``to_static``'s capture), or a constant holding an eager tensor."""
     d = t._data
     if type(d) is VarDesc:
         return d
+    cap = state.capture
+    if cap is not None and cap.wants(t):
+        return cap.bind(t)
     if not t.stop_gradient:
         raise TypeError(
             "static mode: an eager Tensor that needs a gradient (a Parameter of a Layer "
