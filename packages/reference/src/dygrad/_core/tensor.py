@@ -307,6 +307,9 @@ class Tensor:
     def set_value(self, value):
         """Replace the data in place (shape must match); no gradient is recorded."""
         from .creation import to_array
+        if isinstance(value, Tensor) and hasattr(value._data, "block"):  # a static Variable
+            from .program import assign_to_eager
+            return assign_to_eager(self, value)
         arr = value._data if isinstance(value, Tensor) else to_array(value, self.dtype)
         if tuple(arr.shape) != self._data.shape:
             raise ValueError(f"set_value: value of shape {list(arr.shape)} does not match the "
