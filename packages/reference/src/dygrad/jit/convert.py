@@ -222,8 +222,8 @@ def convert_print(*args, **kwargs):
 def convert_call(fn):
     """The converted form of a user function, method or Layer called from converted
     code; framework and library code is called as it is."""
-    from .transform import convert_function, convertible
     from ..nn.layer import Layer
+    from .transform import convert_function, convertible
     if isinstance(fn, Layer):
         forward = type(fn).forward
         if "forward" in fn.__dict__ or not convertible(forward):

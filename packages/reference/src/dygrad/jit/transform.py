@@ -100,10 +100,19 @@ def _funcdef(**fields):
     return ast.FunctionDef(**fields)
 
 
+def _header(new, node):
+    """``new`` placed on the first line of statement ``node`` (its header: ``if test:``),
+    so that an error in it points at that line."""
+    last = getattr(node, "test", getattr(node, "iter", node))
+    new.lineno, new.col_offset = node.lineno, node.col_offset
+    new.end_lineno, new.end_col_offset = last.end_lineno, last.end_col_offset
+    return new
+
+
 def _jst_call(name, *args, node=None):
     call = ast.Call(ast.Attribute(ast.Name("_jst", ast.Load()), name, ast.Load()),
                     list(args), [])
-    return ast.copy_location(call, node) if node is not None else call
+    return _header(call, node) if node is not None else call
 
 
 class _Escapes(ast.NodeVisitor):
@@ -193,7 +202,7 @@ class _Transformer(ast.NodeTransformer):
             body=(body or [ast.Pass()]) + [ast.Return(ast.Tuple(
                 [ast.Name(r, ast.Load()) for r in returns], ast.Load()))],
             decorator_list=[], returns=None)
-        return ast.copy_location(fn, node)
+        return _header(fn, node)
 
     def _state(self, stmts):
         return [n for n in _assigned(stmts) if n not in self.declared]
@@ -205,9 +214,9 @@ class _Transformer(ast.NodeTransformer):
 
     def _assign(self, names, call, node):
         if not names:
-            return ast.copy_location(ast.Expr(call), node)
+            return _header(ast.Expr(call), node)
         target = ast.Tuple([ast.Name(n, ast.Store()) for n in names], ast.Store())
-        return ast.copy_location(ast.Assign([target], call), node)
+        return _header(ast.Assign([target], call), node)
 
     def _names_const(self, names):
         return ast.Tuple([ast.Constant(n) for n in names], ast.Load())
@@ -233,7 +242,7 @@ class _Transformer(ast.NodeTransformer):
             return node
         names = self._state(node.body)
         c, b = self._name("cond"), self._name("body")
-        cond = ast.copy_location(_funcdef(
+        cond = _header(_funcdef(
             name=c, args=ast.arguments(posonlyargs=[], args=[ast.arg(p) for p in names],
                                        kwonlyargs=[], kw_defaults=[], defaults=[]),
             body=[ast.Return(node.test)], decorator_list=[], returns=None),

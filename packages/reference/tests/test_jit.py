@@ -1,0 +1,294 @@
+"""paddle.jit.to_static: outputs and gradients equal eager's, control flow conversion,
+graph breaks, the program cache, save/load (every test on every engine)."""
+
+import inspect
+import re
+
+import numpy as np
+import pytest
+
+import dygrad as paddle
+from dygrad import nn
+
+F = paddle.nn.functional
+HERE = __file__
+
+
+def _x(shape=(5, 4), seed=0):
+    return np.random.RandomState(seed).randn(*shape).astype("float32")
+
+
+def _line(fn, text):
+    """The line number of ``text`` in ``fn``'s source."""
+    lines, first = inspect.getsourcelines(fn)
+    return first + next(i for i, s in enumerate(lines) if text in s)
+
+
+class Branchy(nn.Layer):
+    def __init__(self):
+        super().__init__()
+        self.l1 = nn.Linear(4, 8)
+        self.l2 = nn.Linear(8, 2)
+
+    def forward(self, x, threshold):
+        h = F.relu(self.l1(x))
+        if h.mean() > threshold:
+            y = self.l2(h) * 2.0
+        else:
+            y = self.l2(h) - h.sum()
+        return y
+
+
+def _eager_and_static(make, call):
+    """Outputs and gradients (of the parameters and the input) of ``call`` eagerly and
+    through to_static, from the same initial parameters."""
+    results = []
+    for static in (False, True):
+        paddle.seed(1)
+        layer = make()
+        x = paddle.to_tensor(_x(), stop_gradient=False)
+        if static:
+            layer = paddle.jit.to_static(layer)
+        out = call(layer, x)
+        (out * out).sum().backward()
+        results.append([out.numpy(), x.grad.numpy()] + [p.grad.numpy() for p in layer.parameters()])
+    return results
+
+
+@pytest.mark.parametrize("threshold", [-1e9, 1e9])  # the tensor-dependent if takes each branch
+def test_layer_tensor_if_outputs_and_gradients(threshold):
+    eager, static = _eager_and_static(Branchy, lambda m, x: m(x, threshold))
+    for a, b in zip(eager, static):
+        np.testing.assert_allclose(b, a, rtol=1e-5, atol=1e-6)
+
+
+def tensor_while(x):
+    s = x * 0.0
+    k = paddle.zeros([1])
+    while k.sum() < 3:
+        s = s + x * k
+        k = k + 1
+    return s
+
+
+def python_flow(x, n, scale):
+    y = x
+    for i in range(n):
+        y = y * scale + i
+    if n > 2 and scale > 0:
+        y = -y
+    j = 0
+    while j < n:
+        y = y + 1
+        j += 1
+    return y
+
+
+def _grad(fn, *args):
+    x = paddle.to_tensor(_x(), stop_gradient=False)
+    out = fn(x, *args)
+    out.sum().backward()
+    return out.numpy(), x.grad.numpy()
+
+
+@pytest.mark.parametrize("fn,args", [(tensor_while, ()), (python_flow, (3, 2.0)),
+                                     (python_flow, (1, -1.0))])
+def test_function_outputs_and_gradients(fn, args):
+    eager = _grad(fn, *args)
+    static = _grad(paddle.jit.to_static(fn), *args)
+    np.testing.assert_allclose(eager[0], 3 * _x() if fn is tensor_while else eager[0])
+    for a, b in zip(eager, static):
+        np.testing.assert_allclose(b, a, rtol=1e-5, atol=1e-6)
+
+
+def logic(x, flag):
+    if flag and x.sum() > 0 or not (x.mean() < 100):
+        z = x + 1
+    else:
+        z = x - 1
+    for row in x:
+        z = z + row
+    return z
+
+
+@pytest.mark.parametrize("flag", [True, False])
+def test_and_or_not_and_for_over_tensor(flag):
+    x = paddle.to_tensor(np.abs(_x()))
+    np.testing.assert_allclose(paddle.jit.to_static(logic)(x, flag).numpy(),
+                               logic(x, flag).numpy(), rtol=1e-6)
+
+
+def test_training_an_mlp_gives_eager_losses():
+    data = _x((64, 8), seed=2)
+    target = _x((64, 1), seed=3)
+    losses = []
+    for static in (False, True):
+        paddle.seed(3)
+        model = nn.Sequential(nn.Linear(8, 16), nn.ReLU(), nn.Linear(16, 1))
+        if static:
+            model = paddle.jit.to_static(model)
+        opt = paddle.optimizer.SGD(learning_rate=0.05, parameters=model.parameters())
+        run = []
+        for _ in range(5):
+            loss = F.mse_loss(model(paddle.to_tensor(data)), paddle.to_tensor(target))
+            loss.backward()
+            opt.step()
+            opt.clear_grad()
+            run.append(float(loss))
+        losses.append(run)
+    assert losses[0][-1] < losses[0][0]
+    np.testing.assert_allclose(losses[1], losses[0], rtol=1e-5)
+
+
+class Normed(nn.Layer):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(4, 6)
+        self.bn = nn.BatchNorm1D(6)
+        self.drop = nn.Dropout(0.5)
+
+    def forward(self, x):
+        return self.drop(self.bn(self.fc(x)))
+
+
+def test_train_and_eval_programs_and_running_statistics():
+    paddle.seed(4)
+    eager = Normed()
+    static = Normed()
+    static.set_state_dict(eager.state_dict())
+    static = paddle.jit.to_static(static)
+    x = paddle.to_tensor(_x())
+    eager.bn(eager.fc(x))  # train mode: updates the running statistics
+    static.drop.p = 0.0
+    static(x)
+    np.testing.assert_allclose(static.bn._mean.numpy(), eager.bn._mean.numpy(), rtol=1e-5)
+    eager.eval()
+    static.eval()
+    np.testing.assert_allclose(static(x).numpy(), eager(x).numpy(), rtol=1e-5, atol=1e-6)
+    assert len(static.forward._cache) == 2  # one program per mode
+
+
+def test_cache_by_shape_dtype_and_python_arguments():
+    calls = []
+
+    def f(x, k):
+        calls.append(1)  # runs once per program built
+        return x * k
+    sf = paddle.jit.to_static(f)
+    a, b = paddle.to_tensor(_x()), paddle.to_tensor(_x((3, 4)))
+    for _ in range(3):
+        sf(a, 2.0)
+    assert len(calls) == 1
+    np.testing.assert_allclose(sf(b, 2.0).numpy(), _x((3, 4)) * 2)
+    np.testing.assert_allclose(sf(a, 3.0).numpy(), _x() * 3)
+    sf(paddle.to_tensor(_x().astype("float64")), 3.0)
+    assert len(calls) == 4 and len(sf._cache) == 4
+
+
+def value_break(x):
+    y = x * 2
+    v = float(y.sum())
+    return y + v
+
+
+def print_break(x):
+    print(x)
+    return x + 1
+
+
+def return_break(x):
+    if x.sum() > 0:
+        return x * 2
+    return x - 1
+
+
+@pytest.mark.parametrize("fn,text,reason", [
+    (value_break, "v = float(y.sum())", "the value of a tensor is needed"),
+    (print_break, "print(x)", "print() of a tensor"),
+    (return_break, "if x.sum() > 0:", "holds return, break or continue"),
+])
+def test_graph_breaks_run_eagerly_and_are_reported(fn, text, reason, capsys):
+    x = paddle.to_tensor(_x())
+    sf = paddle.jit.to_static(fn)
+    np.testing.assert_allclose(sf(x).numpy(), fn(x).numpy(), rtol=1e-6)
+    breaks = paddle.jit.report(sf)
+    assert len(breaks) == 1
+    b = breaks[0]
+    assert (b.filename, b.lineno, b.source) == (HERE, _line(fn, text), text)
+    assert reason in b.reason
+    assert f'line {_line(fn, text)}' in capsys.readouterr().out
+    strict = paddle.jit.to_static(fn, full_graph=True)
+    with pytest.raises(paddle.jit.GraphBreakError, match=rf"(?s)line {_line(fn, text)}.*{re.escape(text)}"):
+        strict(x)
+
+
+def test_enable_to_static_false_runs_eagerly():
+    calls = []
+
+    def f(x):
+        calls.append(x)
+        return x + 1
+    sf = paddle.jit.to_static(f)
+    x = paddle.to_tensor(_x())
+    paddle.jit.enable_to_static(False)
+    try:
+        sf(x)
+    finally:
+        paddle.jit.enable_to_static(True)
+    assert calls[0] is x  # the eager tensor itself, not a static Variable
+    sf(x)
+    assert calls[1] is not x
+    with pytest.raises(TypeError):
+        paddle.jit.enable_to_static(1)
+
+
+def _helper_not_converted(x, flag):
+    if flag:
+        return x + 1
+    return x - 1
+
+
+def test_not_to_static_and_recursive_conversion():
+    paddle.jit.not_to_static(_helper_not_converted)
+
+    def f(x):
+        return _helper_not_converted(x, True) + tensor_while(x)
+    x = paddle.to_tensor(_x())
+    np.testing.assert_allclose(paddle.jit.to_static(f)(x).numpy(), (_x() + 1) + 3 * _x(),
+                               rtol=1e-6)
+
+
+class Decorated(nn.Layer):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(4, 3)
+
+    @paddle.jit.to_static(input_spec=[paddle.static.InputSpec([None, 4], "float32", "x")])
+    def forward(self, x):
+        return F.relu(self.fc(x))
+
+
+def test_save_and_load_round_trip(tmp_path):
+    paddle.seed(5)
+    layer = Decorated()
+    x = paddle.to_tensor(_x())
+    expected = layer(x).numpy()
+    paddle.jit.save(layer, str(tmp_path / "model"))
+    loaded = paddle.jit.load(str(tmp_path / "model"))
+    loaded.eval()
+    np.testing.assert_allclose(loaded(x).numpy(), expected, rtol=1e-6)
+    np.testing.assert_allclose(loaded(paddle.to_tensor(_x((2, 4)))).numpy(),
+                               layer(paddle.to_tensor(_x((2, 4)))).numpy(), rtol=1e-6)
+    state = loaded.state_dict()
+    assert sorted(v.shape for v in state.values()) == [[3], [4, 3]]
+
+
+def test_plain_static_mode_still_refuses_eager_parameters():
+    layer = nn.Linear(3, 2)
+    paddle.enable_static()
+    try:
+        x = paddle.static.data("x", [None, 3], "float32")
+        with pytest.raises(TypeError, match="eager Tensor"):
+            layer(x)
+    finally:
+        paddle.disable_static()
