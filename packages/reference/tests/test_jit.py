@@ -101,6 +101,33 @@ def test_function_outputs_and_gradients(fn, args):
         np.testing.assert_allclose(b, a, rtol=1e-5, atol=1e-6)
 
 
+def tensor_range(x, n):
+    s = x * 0
+    for i in range(n):
+        s = s + x + 1
+    return s, i
+
+
+def counted_while(x):
+    count = 0
+    while x.sum() < 100:
+        x = x * 2
+        count += 1
+    return x, count
+
+
+def test_for_over_a_tensor_range_and_a_counter_in_a_tensor_while():
+    x = paddle.to_tensor(np.ones(2, "float32"), stop_gradient=False)
+    out, last = paddle.jit.to_static(tensor_range)(x, paddle.to_tensor(4))
+    np.testing.assert_allclose(out.numpy(), [8, 8])
+    assert int(last) == 3  # Python's loop variable after the loop
+    out.sum().backward()
+    np.testing.assert_allclose(x.grad.numpy(), [4, 4])
+    y, count = paddle.jit.to_static(counted_while)(x)
+    np.testing.assert_allclose(y.numpy(), [64, 64])
+    assert int(count) == 6
+
+
 def logic(x, flag):
     if flag and x.sum() > 0 or not (x.mean() < 100):
         z = x + 1
