@@ -295,6 +295,20 @@ class Decorated(nn.Layer):
         return F.relu(self.fc(x))
 
 
+def test_input_spec_with_unknown_batch_builds_one_program():
+    paddle.seed(6)
+    layer = Decorated()
+    eager = nn.Linear(4, 3)
+    eager.set_state_dict(layer.fc.state_dict())
+    for rows in (5, 2):
+        x = paddle.to_tensor(_x((rows, 4)))
+        F.mse_loss(layer(x), paddle.ones([rows, 3])).backward()
+        F.mse_loss(F.relu(eager(x)), paddle.ones([rows, 3])).backward()
+        np.testing.assert_allclose(layer.fc.weight.grad.numpy(), eager.weight.grad.numpy(),
+                                   rtol=1e-5, atol=1e-7)
+    assert len(layer.forward._cache) == 1
+
+
 def test_save_and_load_round_trip(tmp_path):
     paddle.seed(5)
     layer = Decorated()

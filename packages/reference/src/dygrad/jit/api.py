@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import itertools
 import inspect
 import weakref
 
@@ -43,14 +44,27 @@ def not_to_static(func=None):
     return func
 
 
-def _signature(x, specs):
-    """A hashable key for argument ``x`` (tensors by shape, dtype and stop_gradient)."""
+def _spec_shape(t, spec):
+    """The shape a program for tensor ``t`` is built with: its InputSpec's (-1 dims kept)
+    when ``t`` fits it, else its own."""
+    shape = tuple(t.shape)
+    if spec is not None and len(spec.shape) == len(shape) and all(
+            s in (-1, d) for s, d in zip(spec.shape, shape)):
+        return tuple(spec.shape)
+    return shape
+
+
+def _signature(x, specs, count):
+    """A hashable key for argument ``x`` (tensors by shape, dtype and stop_gradient;
+    ``count`` numbers the tensors, to find their InputSpec in ``specs``)."""
     if isinstance(x, Tensor):
-        return ("T", tuple(x.shape), str(x.dtype), x.stop_gradient)
+        i = next(count)
+        spec = specs[i] if specs and i < len(specs) else None
+        return ("T", _spec_shape(x, spec), str(x.dtype), x.stop_gradient)
     if isinstance(x, (list, tuple)):
-        return (type(x).__name__, tuple(_signature(v, specs) for v in x))
+        return (type(x).__name__, tuple(_signature(v, specs, count) for v in x))
     if isinstance(x, dict):
-        return ("dict", tuple((k, _signature(v, specs)) for k, v in x.items()))
+        return ("dict", tuple((k, _signature(v, specs, count)) for k, v in x.items()))
     try:
         hash(x)
         return ("V", x)
@@ -98,7 +112,9 @@ class StaticFunction:
         if in_static_mode():  # inside another program: append this function's ops to it
             return convert_function(self._function)(*self._args(args), **kwargs)
         layer = self._instance
-        key = (_signature(args, None), _signature(kwargs, None),
+        count = itertools.count()
+        key = (_signature(args, self._input_spec, count),
+               _signature(kwargs, self._input_spec, count),
                getattr(layer, "training", None))
         entry = self._cache.get(key)
         if entry is None or (entry is not _EAGER and entry.stale()):
@@ -109,7 +125,7 @@ class StaticFunction:
         _collect((args, kwargs), tensors)
         return rebuild(entry.structure, entry(tensors))
 
-    def _build(self, args, kwargs, names=None):
+    def _build(self, args, kwargs):
         """The PartialProgram for these arguments, or _EAGER after a graph break."""
         fn = convert_function(self._function)
         layer = self._instance
@@ -121,7 +137,7 @@ class StaticFunction:
         try:
             with guard_programs(main, Program()):
                 data = []
-                vargs, vkwargs = _to_data((args, kwargs), data, names)
+                vargs, vkwargs = _to_data((args, kwargs), data, self._input_spec)
                 try:
                     out = fn(*self._args(vargs), **vkwargs)
                 except (GraphBreak, NoValueError) as exc:
@@ -144,8 +160,7 @@ class StaticFunction:
 
     def concrete_program(self, input_spec):
         """A PartialProgram built for ``input_spec`` (InputSpecs; -1/None dims allowed)."""
-        names = [s.name for s in input_spec]
-        program = self._build(tuple(input_spec), {}, names)
+        program = self._build(tuple(input_spec), {})
         if program is _EAGER:
             raise GraphBreakError(f"{self._function.__qualname__} cannot be converted to a "
                                   f"program:\n  {self._breaks[-1]}")
@@ -166,24 +181,30 @@ def _collect(x, out):
             _collect(v, out)
 
 
-def _to_data(x, data, names):
+def _to_data(x, data, specs):
     """``x`` with every tensor (or InputSpec) replaced by a data variable of the current
-    program; their VarDescs are appended to ``data``."""
+    program, shaped by its InputSpec in ``specs`` when it fits; their VarDescs are
+    appended to ``data``."""
     from ..static.input import InputSpec
     if isinstance(x, (Tensor, InputSpec)):
+        i = len(data)
+        spec = x if isinstance(x, InputSpec) else (
+            specs[i] if specs and i < len(specs) else None)
         if isinstance(x, InputSpec):
-            shape, dtype, stop = x.shape, x.dtype.name, x.stop_gradient
+            shape, stop = x.shape, x.stop_gradient
         else:
-            shape, dtype, stop = x.shape, x.dtype.name, x.stop_gradient
-        name = names[len(data)] if names and names[len(data)] else unique_name("input")
-        desc = state.main.global_block().create_var(name, shape, dtype, is_data=True,
-                                                    stop_gradient=stop)
+            shape, stop = _spec_shape(x, spec), x.stop_gradient
+        name = spec.name if spec is not None and spec.name else unique_name("input")
+        block = state.main.global_block()
+        if name in block.vars:
+            name = unique_name(name)
+        desc = block.create_var(name, shape, x.dtype.name, is_data=True, stop_gradient=stop)
         data.append(desc)
         return variable_of(desc)
     if isinstance(x, (list, tuple)):
-        return type(x)(_to_data(v, data, names) for v in x)
+        return type(x)(_to_data(v, data, specs) for v in x)
     if isinstance(x, dict):
-        return {k: _to_data(v, data, names) for k, v in x.items()}
+        return {k: _to_data(v, data, specs) for k, v in x.items()}
     return x
 
 

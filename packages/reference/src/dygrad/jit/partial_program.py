@@ -16,7 +16,7 @@ from __future__ import annotations
 from .._core.autograd import Node, grad_mode
 from .._core.engine import current
 from .._core.optable import OpDef
-from .._core.program import Block, Program, Variable, variable_of
+from .._core.program import Block, Program, Variable, public_shape, variable_of
 from .._core.tensor import Tensor
 from ..static.backward import _walk
 from ..static.executor import _Compiled, _Run
@@ -56,6 +56,9 @@ class PartialProgram:
         self.main, self.data, self.structure = main, data, structure
         self.bound = list(capture.bound.values())  # [(tensor, VarDesc)]
         self.outputs = outputs  # output Variables, flat
+        # (input, axis) of the -1 dimensions of InputSpecs: their sizes are fed per run
+        self.unknown = [(i, j) for i, d in enumerate(data)
+                        for j, n in enumerate(public_shape(d.shape)) if n == -1]
         block = main.global_block()
         self.forward = _view(main, list(block.ops))
         self.out_names = [v.name for v in outputs]
@@ -109,7 +112,8 @@ class PartialProgram:
         need = (self.backward is not None and grad_mode.enabled
                 and any(not t.stop_gradient for t in (*tensors, *bound)))
         fetch = self.out_names + self.saved if need else self.out_names
-        results, kept = run_plan(self.forward, env, values, fetch)
+        sizes = frozenset(tensors[i]._data.shape[j] for i, j in self.unknown)
+        results, kept = run_plan(self.forward, env, values, fetch, sizes)
         for t, d in self.written:  # running statistics written by the program
             t._data[...] = values[d.name]
             t._bump()
@@ -118,19 +122,19 @@ class PartialProgram:
         if need:
             saved = env if kept is None else kept
             saved.update(zip(self.saved, results[n:]))
-            node = Node(self.row, {"state": (saved, values)}, [*tensors, *bound], outs)
+            node = Node(self.row, {"state": (saved, values, sizes)}, [*tensors, *bound], outs)
             for i in self.seed_index:
                 outs[i].stop_gradient = False
                 outs[i]._grad_fn, outs[i]._out_idx = node, i
         return outs
 
     def _grad(self, ctx, *grads):
-        saved, values = ctx.attrs["state"]
+        saved, values, sizes = ctx.attrs["state"]
         env = dict(saved)
         for name, i in zip(self.seed_names, self.seed_index):
             env[name] = grads[i]._data
         names = [n for _, n in self.grad_slots]
-        results, _ = run_plan(self.backward, env, values, names)
+        results, _ = run_plan(self.backward, env, values, names, sizes)
         out = [None] * len(self.inputs)
         for (i, _), a in zip(self.grad_slots, results):
             if ctx.needs(i):
