@@ -103,7 +103,7 @@ def test_function_outputs_and_gradients(fn, args):
 
 def tensor_range(x, n):
     s = x * 0
-    for i in range(n):
+    for i in range(n):  # noqa: B007 (the loop variable is returned)
         s = s + x + 1
     return s, i
 

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import functools
-import itertools
 import inspect
+import itertools
 import weakref
 
 from .._core.dispatch import ops
