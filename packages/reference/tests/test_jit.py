@@ -333,3 +333,44 @@ def test_plain_static_mode_still_refuses_eager_parameters():
             layer(x)
     finally:
         paddle.disable_static()
+
+
+class Base(nn.Layer):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(4, 3)
+
+    def forward(self, x):
+        return self.fc(x)
+
+
+SCALE = [3.0]
+
+
+class Child(Base):
+    def forward(self, x, scale=2.0, *, bias=None):
+        y = super().forward(x) * scale * SCALE[0]
+        if bias is not None:
+            y = y + bias
+
+        def inner(z):
+            return z.mean() if z.sum() > 0 else z.max()
+        return {"y": y, "m": inner(y), "t": (y, 1)}
+
+
+@pytest.mark.parametrize("sign", [1.0, -1.0])
+def test_super_kwargs_nested_functions_conditional_expressions_and_dict_outputs(sign):
+    outs = []
+    for static in (False, True):
+        paddle.seed(7)
+        layer = Child()
+        if static:
+            layer = paddle.jit.to_static(layer)
+        x = paddle.to_tensor(np.abs(_x()) * sign, stop_gradient=False)
+        out = layer(x, 0.5, bias=paddle.full([3], 100.0 * sign))  # picks the branch
+        out["m"].backward()
+        outs.append([out["y"].numpy(), out["m"].numpy(), x.grad.numpy(),
+                     layer.fc.weight.grad.numpy()])
+        assert out["t"][1] == 1
+    for a, b in zip(*outs):
+        np.testing.assert_allclose(b, a, rtol=1e-5, atol=1e-6)

@@ -81,6 +81,19 @@ def convert_ifelse(pred, true_fn, false_fn, init, names):
     return tuple(out)
 
 
+def convert_ifexp(pred, true_fn, false_fn):
+    """``true_fn() if pred else false_fn()``."""
+    cond_pred = _tensor_pred(pred, "a conditional expression")
+    if cond_pred is None:
+        return true_fn() if pred else false_fn()
+    from ..static.nn import cond
+    try:
+        return cond(cond_pred, true_fn, false_fn)
+    except (TypeError, ValueError) as exc:
+        raise GraphBreak(f"the two values of a conditional expression on a tensor cannot be "
+                         f"merged: {exc}") from exc
+
+
 def _same(a, b):
     try:
         return bool(a == b)

@@ -46,7 +46,8 @@ def run_plan(program, env, values, fetch, sizes=frozenset()):
     env.update(todo.consts)
     run = _Run(program, env, values, eng, sizes)
     run.run_ops(todo.ops, todo.free)
-    return [env[n] if n in env else run.read(program.global_block().vars[n]) for n in fetch], env
+    block = program.global_block()  # a name of a branch that did not run has no value
+    return [run.read(block.vars[n]) if n in block.vars else env.get(n) for n in fetch], env
 
 
 class PartialProgram:

@@ -6,7 +6,7 @@ control flow rewritten into calls of :mod:`dygrad.jit.convert`'s helpers.
   ``convert_for_range`` decide at run time between Python control flow and
   ``cond``/``while_loop``. A statement whose body holds ``return``/``break``/``continue``
   stays Python; its condition goes through ``python_bool`` (a tensor there is a break).
-- ``for x in <expr>`` walks ``convert_iter(expr)``; ``and``/``or``/``not`` become
+- ``a if test else b`` becomes ``convert_ifexp``; ``for x in <expr>`` walks ``convert_iter(expr)``; ``and``/``or``/``not`` become
   ``convert_logical_*``; ``print`` becomes ``convert_print``; every other call goes
   through ``convert_call``, which converts user functions and Layers recursively.
 
@@ -40,6 +40,8 @@ def ignore_module(modules):
 def convertible(fn) -> bool:
     """Whether ``fn`` is user code that ``to_static`` converts."""
     if not isinstance(fn, types.FunctionType) or getattr(fn, "_jit_not_to_static", False):
+        return False
+    if "_jst" in fn.__code__.co_freevars:  # defined inside converted code: converted
         return False
     module = (fn.__module__ or "").split(".")[0]
     return module not in _IGNORED and fn.__name__ != "<lambda>"
@@ -282,6 +284,12 @@ class _Transformer(ast.NodeTransformer):
                                            kw_defaults=[], defaults=[]), result)
             result = _jst_call(helper, value, lam, node=node)
         return result
+
+    def visit_IfExp(self, node):
+        self.generic_visit(node)
+        lam = [ast.Lambda(ast.arguments(posonlyargs=[], args=[], kwonlyargs=[], kw_defaults=[],
+                                        defaults=[]), v) for v in (node.body, node.orelse)]
+        return ast.copy_location(_jst_call("convert_ifexp", node.test, *lam), node)
 
     def visit_UnaryOp(self, node):
         self.generic_visit(node)
