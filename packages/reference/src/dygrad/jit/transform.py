@@ -7,8 +7,9 @@ control flow rewritten into calls of :mod:`dygrad.jit.convert`'s helpers.
   ``cond``/``while_loop``. A statement whose body holds ``return``/``break``/``continue``
   stays Python; its condition goes through ``python_bool`` (a tensor there is a break).
 - ``a if test else b`` becomes ``convert_ifexp``; ``for x in <expr>`` walks
-  ``convert_iter(expr)``; ``and``/``or``/``not`` become ``convert_logical_*``; ``print`` becomes ``convert_print``; every other call goes
-  through ``convert_call``, which converts user functions and Layers recursively.
+  ``convert_iter(expr)``; ``and``/``or``/``not`` become ``convert_logical_*``; ``print``
+  becomes ``convert_print``; every other call goes through ``convert_call``, which
+  converts user functions and Layers recursively.
 
 The new code keeps the user's line numbers and is compiled with the user's file name, so
 errors and tracebacks point at the user's own lines.
