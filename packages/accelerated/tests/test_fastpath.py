@@ -12,6 +12,7 @@ import dygrad
 import dygrad.nn.functional as F
 from dygrad._core import autograd, dispatch
 from dygrad._core.autograd import BackwardError
+from dygrad._core.tensor import Parameter
 from dygrad_accelerated import _fastpath
 
 ENGINES = ["reference", "accelerated"]
@@ -171,6 +172,23 @@ def test_operands_and_errors_as_the_reference(name):
             leaf([1.0, 2.0]) + leaf([1.0, 2.0, 3.0])
         with pytest.raises(TypeError, match="only floating-point dtypes promote"):
             i + dygrad.to_tensor(np.array([1, 2], dtype=np.int64))
+
+
+@pytest.mark.parametrize("name", ENGINES)
+def test_numbers_and_parameters_as_operands(name):
+    with engine(name):
+        p = Parameter(np.array([1.0, 3.0]))
+        f16 = dygrad.to_tensor(np.array([1.0, 2.0], dtype=np.float16))
+        cases = [(leaf([2.0, 4.0]) * 0.1, [0.2, 0.4], "float32"), (3 - leaf([1.0, 2.0]), [2, 1], "float32"),
+                 (p / 2, [0.5, 1.5], "float64"), (p + dygrad.to_tensor(np.ones(2)), [2, 4], "float64"),
+                 (1.5 ** f16, [1.5, 2.25], "float16"), (f16 * True, [1, 2], "float16")]
+        for got, want, dtype in cases:
+            assert got.dtype == getattr(dygrad, dtype)
+            np.testing.assert_allclose(got.numpy(), want, rtol=1e-3)
+        x = leaf([1.0, 2.0])
+        y = x * 2.0
+        y.sum().backward()
+        np.testing.assert_array_equal(x.grad.numpy(), [2.0, 2.0])
 
 
 def test_set_num_threads_reaches_openmp_and_blas():

@@ -25,7 +25,8 @@ cdef enum Op:
 
 cdef enum:
     # Above these many elements NumPy's own loops (SIMD for the machine's widest vectors)
-    # win: the saving is the per-call cost, which a big array hides.
+    # win: the saving is the per-call cost, which a big array hides. A scalar operand
+    # counts as the same shape (NumPy's scalar loops are SIMD too).
     SAME_SHAPE_MAX = 4096
     ROW_BROADCAST_MAX = 65536
 
@@ -42,8 +43,10 @@ cdef inline real _apply(Op op, real a, real b) noexcept nogil:
 
 cdef void _loop(Op op, const real* x, const real* y, real* out, Py_ssize_t rows,
                 Py_ssize_t cols, int bcast) noexcept nogil:
-    """out = x op y over rows x cols; bcast 0: same shape, 1: y is one row, 2: x is one row."""
+    """out = x op y over rows x cols; bcast 0: same shape, 1: y is one row, 2: x is one row
+    (of one element: a scalar)."""
     cdef Py_ssize_t r, j, n = rows * cols
+    cdef real v
     cdef real* o
     cdef const real* a
     cdef const real* b
@@ -60,6 +63,16 @@ cdef void _loop(Op op, const real* x, const real* y, real* out, Py_ssize_t rows,
         else:
             for j in range(n):
                 out[j] = x[j] / y[j]
+        return
+    if cols == 1:  # a scalar operand: one pass, which vectorizes
+        if bcast == 1:
+            v = y[0]
+            for j in range(rows):
+                out[j] = _apply(op, x[j], v)
+        else:
+            v = x[0]
+            for j in range(rows):
+                out[j] = _apply(op, v, y[j])
         return
     for r in range(rows):
         o = out + r * cols
@@ -111,7 +124,7 @@ cdef object _binary(Op op, object x, object y, str name):
         bcast, big, rows, cols = 2, b, nb // na, na
     else:
         return _REF[name](x, y)
-    if rows * cols > (SAME_SHAPE_MAX if bcast == 0 else ROW_BROADCAST_MAX):
+    if rows * cols > (SAME_SHAPE_MAX if bcast == 0 or cols == 1 else ROW_BROADCAST_MAX):
         return _REF[name](x, y)
     cdef cnp.ndarray out = cnp.PyArray_EMPTY(cnp.PyArray_NDIM(big), cnp.PyArray_DIMS(big), t, 0)
     if t == cnp.NPY_FLOAT:

@@ -97,6 +97,10 @@ cdef object _ref_run_backward, _AccumulateGrad, _BackwardError, _zeros
 cdef object _new = object.__new__
 from weakref import ref as _weakref
 
+from numpy import array as _np_array, ndarray as _ndarray
+
+from dygrad._core import device as _device
+
 
 def configure(kernels, array_type, ensure):
     """Bind the engine's kernels and the reference classes and functions (once per engine)."""
@@ -231,15 +235,44 @@ cdef object _apply(op, _Row row, tuple inputs, dict attrs):
 
 def binary(op, x, y):
     """Apply a binary op after making both operands Tensors of one dtype."""
-    T = _Tensor
-    if not (type(x) is T and type(y) is T and _slot(x, T_DATA, "_data").dtype is
-            _slot(y, T_DATA, "_data").dtype):  # not the hot path
+    cx, cy = type(x), type(y)
+    n = None
+    if (cx is _Tensor or cx is _Parameter) and (cy is _Tensor or cy is _Parameter):
+        dx, dy = _slot(x, T_DATA, "_data").dtype, _slot(y, T_DATA, "_data").dtype
+        if dx is dy or dx == dy:  # the hot path
+            n = y
+    elif cy is float or cy is int:
+        n = _number(y, x)
+        if n is not None:
+            y = n
+    elif cx is float or cx is int:
+        n = _number(x, y)
+        if n is not None:
+            x = n
+    if n is None:
         x, y = _as_operands(op.name, x, y)
     cdef _Row row = _row(op)
     if row.rare:  # a random op (no binary op is variadic)
         return _ref_apply(op, x, y)
     return _apply(op, row, (x, y), {})
 
+
+cdef object _number(value, tensor):
+    """``dispatch._other`` for a Python float or int next to a float Tensor on the CPU while
+    the CPU is the current place: a 0-D array of the tensor's dtype (``scalar_dtype``) in a
+    Tensor; None for any other pair (``as_operands`` makes those)."""
+    cls = type(tensor)
+    if not (cls is _Tensor or cls is _Parameter):
+        return None
+    d = _slot(tensor, T_DATA, "_data")
+    if type(d) is not _ndarray or d.dtype.kind != "f" or _device._place.kind != "cpu":
+        return None
+    t = _new(_Tensor)
+    _put(t, T_DATA, _np_array(value, dtype=d.dtype))
+    _put(t, T_STOP, True)
+    _put(t, T_VERSION, [0])
+    _put(t, T_GRAD_FN, None)
+    return t
 
 
 def configure_autograd():

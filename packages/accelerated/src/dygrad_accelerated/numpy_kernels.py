@@ -36,4 +36,35 @@ def matmul(x, y, transpose_x=False, transpose_y=False):
     return _REF["matmul"](x, y, transpose_x, transpose_y)
 
 
-KERNELS["matmul"] = matmul
+def _whole(x, axis):
+    """Whether ``axis`` reduces a float32/float64 ``x`` with elements over all its axes."""
+    return ((axis is None or (type(axis) in (list, tuple) and not axis))
+            and x.dtype.char in "fd" and x.size > 0)
+
+
+def mean(x, axis=None, keepdim=False):
+    """arithmetic mean over axis (NaN over no elements)"""
+    if _whole(x, axis):  # the reference's sum and division, without its checks
+        return np.sum(x, axis=None, keepdims=keepdim) / x.size
+    return _REF["mean"](x, axis, keepdim)
+
+
+def sum_(x, axis=None, dtype=None, keepdim=False):
+    """sum over axis; bool/int input sums to int64 unless dtype says otherwise"""
+    if dtype is None and x.dtype.char in "fd":
+        if _whole(x, axis):
+            return np.sum(x, axis=None, keepdims=keepdim)
+        if type(axis) is tuple and axis and all(type(a) is int and 0 <= a < x.ndim for a in axis) and (
+                len(set(axis)) == len(axis)):  # the axes a gradient rule's sum_to gives
+            return np.sum(x, axis=axis, keepdims=keepdim)
+    return _REF["sum"](x, axis, dtype, keepdim)
+
+
+def reshape(x, shape=None):
+    """x with a new shape (one -1 is inferred)"""
+    if type(shape) is tuple and shape == x.shape:  # a gradient rule's reshape to the same shape
+        return x.reshape(shape)
+    return _REF["reshape"](x, shape)
+
+
+KERNELS.update(matmul=matmul, mean=mean, sum=sum_, reshape=reshape)
