@@ -70,7 +70,8 @@ COLLECTIVES = """
         res["all_reduce_" + name] = x.numpy()
     x = T(data(r).astype(np.float16)); dist.all_reduce(x); res["all_reduce_f16"] = x.numpy()
     x = T(np.arange(4) * (r + 1)); dist.all_reduce(x, op=ReduceOp.MAX); res["all_reduce_i64"] = x.numpy()
-    x = T(np.array([r == 0, False, True])); dist.all_reduce(x, op=ReduceOp.MAX); res["all_reduce_bool"] = x.numpy()
+    x = T(np.array([r == 0, False, True])); dist.all_reduce(x, op=ReduceOp.MAX)
+    res["all_reduce_bool"] = x.numpy()
     x = T(data(r)).t(); dist.all_reduce(x); res["all_reduce_t"] = x.numpy()
     x = T(data(r)); task = dist.all_reduce(x, sync_op=False); task.wait(); res["all_reduce_async"] = x.numpy()
     x = T(data(r)); dist.broadcast(x, src=1); res["broadcast"] = x.numpy()
@@ -79,8 +80,10 @@ COLLECTIVES = """
     objs = []; dist.all_gather_object(objs, {"rank": r, "name": "x" * r}); msgs["objects"] = objs
     x = T(np.zeros((2, 3))); dist.scatter(x, [T(data(0) * 10), T(data(1) * 10)] if r == 0 else None, src=0)
     res["scatter"] = x.numpy()
-    x = T(np.zeros((2, 3))); dist.reduce_scatter(x, [T(data(r)), T(data(r) + 100)]); res["reduce_scatter"] = x.numpy()
-    outs = []; dist.alltoall(outs, [T(data(r) + 10 * j) for j in range(n)]); res["alltoall"] = np.stack([t.numpy() for t in outs])
+    x = T(np.zeros((2, 3))); dist.reduce_scatter(x, [T(data(r)), T(data(r) + 100)])
+    res["reduce_scatter"] = x.numpy()
+    outs = []; dist.alltoall(outs, [T(data(r) + 10 * j) for j in range(n)])
+    res["alltoall"] = np.stack([t.numpy() for t in outs])
     peer = 1 - r
     if r == 0:
         dist.send(T(data(0)), dst=1)
@@ -94,7 +97,7 @@ COLLECTIVES = """
     res["irecv"] = y.numpy()
     dist.barrier()
     solo = dist.new_group([1]); both = dist.new_group([0, 1])
-    x = T(data(r)); res["solo"] = np.array([dist.all_reduce(x, group=solo) is None]); res["solo_x"] = x.numpy()
+    x = T(data(r)); dist.all_reduce(x, group=solo); res["solo_x"] = x.numpy()
     msgs["groups"] = [dist.get_rank(solo), dist.get_world_size(solo), dist.get_rank(both), both.nranks]
     x = T(data(r)); dist.all_reduce(x, group=both); res["both"] = x.numpy()
     try:
@@ -152,3 +155,226 @@ def test_collectives_match_numpy(tmp_path, engine):
     assert "recv_mismatch" not in msgs[0]
     assert msgs[1]["recv_mismatch"] == ("paddle.distributed.recv: rank 1 expects float64[3, 2] "
                                         "but rank 0 sent float64[2, 3]")
+
+
+# -- DataParallel ----------------------------------------------------------------------------
+# The models and data of the DataParallel runs, shared by the ranks (through this file's
+# source, exec'd by the script) and the single-process reference run in the test.
+MODELS = '''
+import numpy as np
+
+
+def mlp(paddle):
+    """Seed 000's MLP (128-256-256-1, the middle layer used only when ``take``)."""
+    F = paddle.nn.functional
+
+    class MyModel(paddle.nn.Layer):
+        def __init__(self):
+            super().__init__()
+            self.linear1 = paddle.nn.Linear(128, 256)
+            self.linear2 = paddle.nn.Linear(256, 256)
+            self.linear3 = paddle.nn.Linear(256, 1)
+
+        def forward(self, x, take=True):
+            x = F.relu(self.linear1(x))
+            if take:
+                x = F.relu(self.linear2(x))
+            return self.linear3(x)
+    return MyModel(), paddle.nn.MSELoss(), paddle.optimizer.SGD
+
+
+def lenet(paddle):
+    """The seed LeNet (W4): conv 5x5 20, pool, conv 5x5 50, pool, fc 10."""
+    nn = paddle.nn
+    model = nn.Sequential(nn.Conv2D(1, 20, 5), nn.ReLU(), nn.MaxPool2D(2, 2),
+                          nn.Conv2D(20, 50, 5), nn.ReLU(), nn.MaxPool2D(2, 2),
+                          nn.Flatten(), nn.Linear(800, 10))
+    return model, nn.CrossEntropyLoss(), paddle.optimizer.Adam
+
+
+def batches(kind, steps, per_rank):
+    """Each step's global batch (2 * per_rank rows: rank r takes the r-th half) and branch."""
+    rs = np.random.RandomState(1)
+    out = []
+    for t in range(steps):
+        if kind == "mlp":
+            x = rs.randn(2 * per_rank, 128).astype(np.float32)
+            y = rs.randn(2 * per_rank, 1).astype(np.float32)
+        else:
+            x = rs.rand(2 * per_rank, 1, 28, 28).astype(np.float32)
+            y = rs.randint(0, 10, (2 * per_rank, 1)).astype(np.int64)
+        out.append((x, y, t % 3 != 1))
+    return out
+
+
+def train(paddle, kind, model, loss_fn, opt, steps, per_rank, rank=None, accumulate=False):
+    """Train ``steps`` steps; ``rank`` None trains on the whole global batches. With
+    ``accumulate`` two batches go into each update (the first under model.no_sync() when
+    the model has it)."""
+    data = batches(kind, steps, per_rank)
+    part = slice(None) if rank is None else slice(rank * per_rank, (rank + 1) * per_rank)
+    args = (lambda take: (take,)) if kind == "mlp" else (lambda take: ())
+    for t, (x, y, take) in enumerate(data):
+        x, y = paddle.to_tensor(x[part]), paddle.to_tensor(y[part])
+        if accumulate and t % 2 == 0:
+            sync = getattr(model, "no_sync", None)
+            with sync() if sync else _null():
+                loss_fn(model(x, *args(take)), y).backward()
+            continue
+        loss_fn(model(x, *args(take)), y).backward()
+        opt.step()
+        opt.clear_grad()
+
+
+class _null:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+'''
+
+DATA_PARALLEL = """
+    import sys
+    import numpy as np
+    import dygrad as paddle
+    import dygrad.distributed as dist
+
+    out, kind, steps, per_rank, accumulate, buckets = sys.argv[1:7]
+    steps, per_rank, accumulate, buckets = int(steps), int(per_rank), accumulate == "1", float(buckets)
+    exec(open(f"{out}/models.py").read())
+    dist.init_parallel_env()
+    rank = dist.get_rank()
+    paddle.seed(100 + rank)  # different initial weights: DataParallel broadcasts rank 0's
+    net, loss_fn, opt_class = (mlp if kind == "mlp" else lenet)(paddle)
+    model = paddle.DataParallel(net, comm_buffer_size=buckets, last_comm_buffer_size=buckets / 4,
+                                find_unused_parameters=kind == "mlp")
+    opt = opt_class(learning_rate=0.01, parameters=model.parameters())
+    train(paddle, kind, model, loss_fn, opt, steps, per_rank, rank, accumulate)
+    state = model.state_dict()
+    np.savez(f"{out}/rank{rank}.npz", **{k: v.numpy() for k, v in state.items()},
+             n_buckets=len(model._reducer.buckets))
+"""
+
+
+def single_process(tmp_path, kind, steps, per_rank, accumulate):
+    namespace = {}
+    exec((tmp_path / "models.py").read_text(), namespace)
+    paddle.seed(100)
+    net, loss_fn, opt_class = namespace["mlp" if kind == "mlp" else "lenet"](paddle)
+    opt = opt_class(learning_rate=0.01, parameters=net.parameters())
+    namespace["train"](paddle, kind, net, loss_fn, opt, steps, per_rank, None, accumulate)
+    return {k: v.numpy() for k, v in net.state_dict().items()}
+
+
+@pytest.mark.parametrize("kind, steps, per_rank, accumulate, buckets", [
+    ("mlp", 4, 8, False, 25), ("lenet", 3, 6, False, 0.02), ("mlp", 4, 5, True, 0.3)],
+    ids=["mlp", "lenet-buckets", "mlp-no_sync"])
+def test_data_parallel_equals_one_process_on_the_whole_batch(tmp_path, engine, kind, steps,
+                                                             per_rank, accumulate, buckets):
+    (tmp_path / "models.py").write_text(MODELS)
+    done, _ = run_ranks(tmp_path, DATA_PARALLEL, engine,
+                        [kind, str(steps), str(per_rank), str(int(accumulate)), str(buckets)])
+    ok(done)
+    ranks = [np.load(tmp_path / f"rank{r}.npz") for r in range(2)]
+    want = single_process(tmp_path, kind, steps, per_rank, accumulate)
+    assert set(ranks[0].files) == set(want) | {"n_buckets"}  # no "_layers." prefix
+    if buckets < 1:
+        assert ranks[0]["n_buckets"] > 2
+    for name, value in want.items():
+        np.testing.assert_array_equal(ranks[0][name], ranks[1][name], err_msg=name)
+        # Adam divides by sqrt(v): rounding of tiny gradients moves a weight by ~1e-5
+        np.testing.assert_allclose(ranks[0][name], value, rtol=2e-5, atol=2e-5, err_msg=name)
+
+
+# -- faults ----------------------------------------------------------------------------------
+HANGING_RANK = """
+    import sys, time
+    import dygrad as paddle
+    import dygrad.distributed as dist
+
+    how = sys.argv[2]
+    dist.init_parallel_env(timeout=2 if how == "argument" else None)
+    if dist.get_rank() == 1:
+        if how == "crash":
+            raise ValueError("rank 1 fails before the collective")
+        time.sleep(100)  # stopped: never reaches the collective
+    dist.all_reduce(paddle.ones([3]))
+    print("rank 0 should not get here")
+"""
+
+
+@pytest.mark.parametrize("how", ["argument", "environment", "crash"])
+def test_a_dead_rank_makes_the_others_fail_within_the_timeout(tmp_path, engine, how):
+    if engine != "reference":
+        pytest.skip("engine-independent (no op runs before the failure)")
+    env = {"DYGRAD_DIST_TIMEOUT": "2"} if how == "environment" else {}
+    done, seconds = run_ranks(tmp_path, HANGING_RANK, engine, [how], env=env)
+    assert done.returncode != 0 and "should not get here" not in done.stdout
+    assert seconds < 30
+    if how == "crash":
+        assert "ValueError: rank 1 fails before the collective" in done.stderr
+    else:
+        assert ("DistributedError: paddle.distributed.all_reduce: rank 0 of a group of 2 waited "
+                in done.stderr)
+        assert "the limit is 2 s, set by init_parallel_env(timeout=...) or" in done.stderr
+
+
+UNUSED_PARAMETER = """
+    import sys
+    import dygrad as paddle
+    import dygrad.distributed as dist
+
+    dist.init_parallel_env()
+    paddle.seed(0)
+    layers = paddle.nn.LayerList([paddle.nn.Linear(3, 3), paddle.nn.Linear(3, 1)])
+    model = paddle.DataParallel(layers)  # find_unused_parameters=False
+    model._layers.forward = lambda x: layers[1](x)  # layers[0] gets no gradient
+    model(paddle.ones([2, 3])).sum().backward()
+    try:
+        model(paddle.ones([2, 3]))
+    except RuntimeError as e:
+        print("ERROR", e)
+"""
+
+
+def test_unused_parameters_without_find_unused_parameters_raise(tmp_path, engine):
+    if engine != "reference":
+        pytest.skip("engine-independent")
+    done, _ = run_ranks(tmp_path, UNUSED_PARAMETER, engine)
+    ok(done)
+    for rank in range(2):  # the ranks' lines may interleave
+        assert (f"DataParallel: rank {rank} got no gradient for parameters ['linear_0.b_0', "
+                f"'linear_0.w_0'] in the previous backward" in done.stdout), done.stdout
+    assert done.stdout.count("Pass find_unused_parameters=True to paddle.DataParallel") == 2
+
+
+# -- in one process (no MPI job) -------------------------------------------------------------
+def test_single_process_data_parallel_is_a_plain_wrapper():
+    paddle.seed(0)
+    net = paddle.nn.Linear(3, 2)
+    model = paddle.DataParallel(net)
+    x = paddle.randn([4, 3])
+    np.testing.assert_array_equal(model(x).numpy(), net(x).numpy())
+    assert list(model.state_dict()) == ["weight", "bias"]
+    assert [n for n, _ in model.named_parameters()] == ["_layers.weight", "_layers.bias"]
+    assert model.parameters() == net.parameters()
+    with model.no_sync():
+        model(x).sum().backward()
+    np.testing.assert_allclose(net.weight.grad.numpy(), np.tile(x.numpy().sum(0)[:, None], 2),
+                               rtol=1e-6)
+    with pytest.raises(TypeError, match="DataParallel: layers should be a paddle.nn.Layer"):
+        paddle.DataParallel(lambda x: x)
+
+
+def test_without_init_parallel_env():
+    dist = paddle.distributed
+    assert (dist.get_rank(), dist.get_world_size(), dist.is_initialized()) == (0, 1, False)
+    env = dist.ParallelEnv()
+    assert (env.rank, env.world_size, env.device_id, env.trainer_endpoints) == (0, 1, 0, [])
+    with pytest.raises(RuntimeError, match="call paddle.distributed.init_parallel_env"):
+        dist.all_reduce(paddle.ones([2]))
+    with pytest.raises(ValueError, match="op should be one of"):
+        dist.all_reduce(paddle.ones([2]), op=7)
+    assert (dist.ReduceOp.SUM, dist.ReduceOp.MAX, dist.ReduceOp.MIN, dist.ReduceOp.PROD,
+            dist.ReduceOp.AVG) == (0, 1, 2, 3, 4)  # Paddle's values
