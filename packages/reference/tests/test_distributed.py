@@ -378,3 +378,20 @@ def test_without_init_parallel_env():
         dist.all_reduce(paddle.ones([2]), op=7)
     assert (dist.ReduceOp.SUM, dist.ReduceOp.MAX, dist.ReduceOp.MIN, dist.ReduceOp.PROD,
             dist.ReduceOp.AVG) == (0, 1, 2, 3, 4)  # Paddle's values
+
+
+def test_mnist_demo_on_two_ranks(tmp_path, engine):
+    if engine != "reference":
+        pytest.skip("one engine is enough (the demo's --engine default is dygrad's)")
+    out = tmp_path / "demo"
+    done = subprocess.run(
+        [sys.executable, "-m", "dygrad.demo", "mnist", "--nproc", "2", "--epochs", "1",
+         "--num-iters", "3", "--output-dir", str(out)],
+        capture_output=True, text=True, timeout=300, env=dict(os.environ, OMP_NUM_THREADS="1"))
+    ok(done)
+    assert "2 ranks (DataParallel, batch size 64 per rank)" in done.stdout
+    assert done.stdout.count("Test accuracy:") == 1  # rank 0 alone prints
+    assert "samples in" in done.stdout and "on 2 ranks)" in done.stdout
+    assert sorted(p.name for p in out.iterdir()) == ["lenet.pdopt", "lenet.pdparams"]
+    state = paddle.load(str(out / "lenet.pdparams"))
+    assert "features.0.weight" in state  # saved without DataParallel's prefix
