@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import time
 
 from .._core.autograd import AccumulateGrad, grad_mode
 from .._core.tensor import Tensor
@@ -142,6 +143,7 @@ class _Reducer:
             nbytes += p._data.nbytes
             p.register_hook(self._hook_for(p))
         self.active, self.unused, self.hooked = False, [], 0
+        self.wait_seconds = 0.0  # time backward spent waiting for all-reduces (benchmarks)
 
     def prepare(self, outputs):
         """Before a backward that synchronises: check the last step finished, reset the
@@ -199,8 +201,10 @@ class _Reducer:
         return view
 
     def _finish(self):
+        start = time.perf_counter()
         for b in self.buckets:
             b.task.wait()
+        self.wait_seconds += time.perf_counter() - start
         for b, i in self.unused:
             b.params[i]._grad = Tensor._wrap(b.view(i))
         self.active = False
