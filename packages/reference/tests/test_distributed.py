@@ -25,8 +25,10 @@ except (ImportError, FileNotFoundError) as e:
 pytestmark = pytest.mark.skipif(SKIP is not None, reason=SKIP or "")
 
 
-def run_ranks(tmp_path, script, engine, args=(), env=None, through_launcher=False, timeout=120):
-    """Run ``script`` on 2 ranks with ``engine``; returns (CompletedProcess, seconds)."""
+def run_ranks(tmp_path, script, engine, args=(), env=None, through_launcher=False, timeout=120,
+              nproc=2):
+    """Run ``script`` on ``nproc`` ranks with ``engine``; returns (CompletedProcess,
+    seconds)."""
     path = tmp_path / "script.py"
     path.write_text(textwrap.dedent(script))
     argv = [str(path), str(tmp_path), *args]
@@ -35,7 +37,7 @@ def run_ranks(tmp_path, script, engine, args=(), env=None, through_launcher=Fals
                    *argv]
         environ = dict(os.environ)
     else:
-        command, environ = launch.mpiexec_command(2, argv)
+        command, environ = launch.mpiexec_command(nproc, argv)
     environ.update(DYGRAD_ENGINE=engine, OMP_NUM_THREADS="1", **(env or {}))
     start = time.monotonic()
     done = subprocess.run(command, env=environ, capture_output=True, text=True, timeout=timeout)
@@ -395,3 +397,46 @@ def test_mnist_demo_on_two_ranks(tmp_path, engine):
     assert sorted(p.name for p in out.iterdir()) == ["lenet.pdopt", "lenet.pdparams"]
     state = paddle.load(str(out / "lenet.pdparams"))
     assert "features.0.weight" in state  # saved without DataParallel's prefix
+
+
+# -- NCCL (CUDA tensors) -----------------------------------------------------------------------
+NCCL = """
+    import sys
+    import numpy as np
+    import dygrad as paddle
+    import dygrad.distributed as dist
+
+    dist.init_parallel_env()
+    r, n = dist.get_rank(), dist.get_world_size()
+    paddle.set_device(f"gpu:{dist.ParallelEnv().device_id}")
+    x = paddle.to_tensor(np.arange(4, dtype=np.float32) + r)
+    assert "gpu" in str(x.place).lower() or "cuda" in str(x.place).lower(), x.place
+    dist.all_reduce(x, op=dist.ReduceOp.AVG)
+    got = []
+    dist.all_gather(got, paddle.to_tensor(np.full(3, r, np.float32)))
+    y = paddle.to_tensor(np.full(2, r, np.float32)); dist.broadcast(y, src=n - 1)
+    np.testing.assert_allclose(x.numpy(), np.arange(4) + (n - 1) / 2)
+    np.testing.assert_allclose(np.stack([t.numpy() for t in got]), np.repeat(np.arange(n), 3).reshape(n, 3))
+    np.testing.assert_allclose(y.numpy(), [n - 1, n - 1])
+    print("NCCL OK", r)
+"""
+
+
+def _cuda_devices():
+    try:
+        import cupy
+        return cupy.cuda.runtime.getDeviceCount()
+    except Exception:  # CuPy missing, or no driver/device
+        return 0
+
+
+def test_nccl_collectives_on_cuda_tensors(tmp_path, engine):
+    devices = _cuda_devices()
+    if devices == 0:
+        pytest.skip("the NCCL backend needs CuPy and a CUDA device (none here)")
+    if engine != "accelerated":
+        pytest.skip("CUDA tensors need the accelerated engine")
+    nproc = min(devices, 2)  # NCCL wants one device per rank
+    done, _ = run_ranks(tmp_path, NCCL, engine, nproc=nproc)
+    ok(done)
+    assert done.stdout.count("NCCL OK") == nproc
