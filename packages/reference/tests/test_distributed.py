@@ -351,6 +351,45 @@ def test_unused_parameters_without_find_unused_parameters_raise(tmp_path, engine
     assert done.stdout.count("Pass find_unused_parameters=True to paddle.DataParallel") == 2
 
 
+SPAWN = """
+    import sys
+    import dygrad as paddle
+    import dygrad.distributed as dist
+
+
+    def train(out, scale):
+        dist.init_parallel_env()
+        x = paddle.to_tensor([float(dist.get_rank() + 1) * scale])
+        dist.all_reduce(x)
+        with open(f"{out}/rank{dist.get_rank()}.txt", "w") as f:
+            f.write(str(float(x.numpy()[0])))
+
+
+    def fail():
+        raise ValueError("boom")
+
+
+    if __name__ == "__main__":
+        dist.spawn(train, args=(sys.argv[1], 2.0), nprocs=2)
+        try:
+            dist.spawn(fail, nprocs=2)
+        except RuntimeError as e:
+            print("FAILED", e)
+"""
+
+
+def test_spawn_runs_a_function_of_the_main_script_on_new_ranks(tmp_path, engine):
+    if engine != "reference":
+        pytest.skip("engine-independent")
+    path = tmp_path / "main.py"
+    path.write_text(textwrap.dedent(SPAWN))
+    done = subprocess.run([sys.executable, str(path), str(tmp_path)], capture_output=True,
+                          text=True, timeout=120, env=dict(os.environ, OMP_NUM_THREADS="1"))
+    ok(done)
+    assert [(tmp_path / f"rank{r}.txt").read_text() for r in range(2)] == ["6.0", "6.0"]
+    assert "FAILED paddle.distributed.spawn: the ranks failed (exit status" in done.stdout
+    assert "ValueError: boom" in done.stderr
+
 # -- in one process (no MPI job) -------------------------------------------------------------
 def test_single_process_data_parallel_is_a_plain_wrapper():
     paddle.seed(0)

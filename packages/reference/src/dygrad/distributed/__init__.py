@@ -32,8 +32,10 @@ from .collective import (
     send,
 )
 from .parallel import DataParallel, ParallelEnv
+from .spawn import spawn
 
 __all__ = ["init_parallel_env", "get_rank", "get_world_size", "ParallelEnv", "is_initialized",
            "barrier", "new_group", "get_group", "Group", "ReduceOp", "all_reduce", "broadcast",
            "reduce", "all_gather", "all_gather_object", "scatter", "reduce_scatter",
-           "alltoall", "send", "recv", "isend", "irecv", "DataParallel", "DistributedError"]
+           "alltoall", "send", "recv", "isend", "irecv", "DataParallel", "DistributedError",
+           "spawn"]
