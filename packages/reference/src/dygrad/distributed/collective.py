@@ -99,7 +99,9 @@ def env_rank_and_size():
 def init_parallel_env(timeout=None):
     """Join the processes of this job (started by mpirun/mpiexec or the launcher) and return
     the world group. ``timeout`` (seconds or a timedelta; default DYGRAD_DIST_TIMEOUT, else
-    1800) bounds every wait for the other ranks. A second call returns the same group."""
+    1800) bounds every wait for the other ranks. When the current device is a GPU, each
+    rank moves to its own (``ParallelEnv().device_id``), as in Paddle. A second call returns
+    the same group."""
     global _world
     if _world is not None:
         return _world
@@ -114,6 +116,10 @@ def init_parallel_env(timeout=None):
     _groups[0] = _world
     if backend.nranks > 1:
         _abort_on_uncaught_exception(backend)
+    from .._core.device import get_device, set_device
+    if get_device().startswith("gpu"):
+        from .parallel import ParallelEnv
+        set_device(f"gpu:{ParallelEnv().device_id}")
     return _world
 
 
