@@ -15,16 +15,18 @@ ACCELERATED = "./packages/accelerated"  # built from source here (meson-python +
 TESTS = ["packages/reference/tests", "packages/accelerated/tests", "conformance"]
 
 
-def _install(session):
+def _install(session, extras="test"):
     """dygrad and dygrad-accelerated from this checkout, in one pip call (so the engine's
     dependency on dygrad is this checkout's)."""
-    session.install(f"{REFERENCE}[test]", ACCELERATED)
+    session.install(f"{REFERENCE}[{extras}]", ACCELERATED)
 
 
 @nox.session
 def tests(session):
-    """The whole test suite: unit tests and the conformance suite, on every installed engine."""
-    _install(session)
+    """The whole test suite: unit tests and the conformance suite, on every installed engine.
+    The distributed extra brings mpi4py and MPICH's mpiexec (PyPI wheels), so the
+    distributed tests run their 2-rank jobs here."""
+    _install(session, "test,distributed")
     session.run("python", "-m", "pytest", "-q", *TESTS, *session.posargs)
 
 

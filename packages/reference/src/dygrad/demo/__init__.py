@@ -8,18 +8,28 @@ The digits are the real MNIST IDX files when ``--data-dir`` holds them (Paddle's
 ``train-images-idx3-ubyte.gz`` ..., gzipped or not) or when they are in the dataset cache;
 otherwise the 5,000-digit subset shipped inside dygrad (4,000 to train, 1,000 to test),
 so the demo runs offline.
+
+``--nproc N`` trains data-parallel on N processes of this machine: the demo starts itself
+again through ``dygrad.distributed.launch`` (MPI), each rank wraps LeNet in
+``paddle.DataParallel`` and reads its share of every epoch through
+``paddle.io.DistributedBatchSampler`` (``--batch-size`` per rank); only rank 0 prints and
+saves.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
+import subprocess
+import sys
 import time
 import warnings
 
-from .. import available_engines, get_engine, get_num_threads, seed, set_engine
+from .. import available_engines, distributed, get_engine, get_num_threads, seed, set_engine
 from ..callbacks import Callback
 from ..hapi import Model
+from ..io import DataLoader, DistributedBatchSampler
 from ..metric import Accuracy
 from ..nn import CrossEntropyLoss
 from ..optimizer import Adam
@@ -105,27 +115,51 @@ def _plot(history, path):
 
 
 def mnist(args):
-    """Train LeNet on MNIST, evaluating after each epoch; returns the final test accuracy."""
+    """Train LeNet on MNIST, evaluating after each epoch; returns the final test accuracy.
+    In a job of several ranks, trains data-parallel; ranks other than 0 print nothing and
+    save nothing."""
+    nproc = 1
+    if args.nproc > 1:
+        distributed.init_parallel_env()
+        nproc = distributed.get_world_size()
+        if distributed.get_rank() != 0:
+            with open(os.devnull, "w") as quiet, contextlib.redirect_stdout(quiet):
+                return _train(args, nproc)
+    return _train(args, nproc)
+
+
+def _train(args, nproc):
     start = time.perf_counter()
     if args.engine:
         set_engine(args.engine)
     seed(args.seed)
     train_set, test_set = _dataset("train", args.data_dir), _dataset("test", args.data_dir)
     print(f"MNIST: {len(train_set)} training digits, {len(test_set)} test digits; "
-          f"engine {get_engine()}, {get_num_threads()} threads")
-    model = Model(LeNet())
+          f"engine {get_engine()}, {get_num_threads()} threads"
+          + (f", {nproc} ranks (DataParallel, batch size {args.batch_size} per rank)"
+             if nproc > 1 else ""))
+    network, train_data = LeNet(), train_set
+    if nproc > 1:
+        network = distributed.DataParallel(network)
+        train_data = DataLoader(train_set, batch_sampler=DistributedBatchSampler(
+            train_set, args.batch_size, shuffle=True))
+    model = Model(network)
     model.prepare(Adam(learning_rate=args.lr, parameters=model.parameters()),
                   CrossEntropyLoss(), Accuracy())
     history = History()
-    model.fit(train_set, test_set, batch_size=[args.batch_size, 250], epochs=args.epochs,
-              verbose=1, callbacks=[history], num_iters=args.num_iters)
+    model.fit(train_data, test_set, batch_size=[args.batch_size, 250], epochs=args.epochs,
+              verbose=1 if distributed.get_rank() == 0 else 0, callbacks=[history],
+              num_iters=args.num_iters)
+    if distributed.get_rank() != 0:
+        return history.eval_acc[-1]
     os.makedirs(args.output_dir, exist_ok=True)
     checkpoint = os.path.join(args.output_dir, "lenet")
     model.save(checkpoint)
-    speed = history.train_samples / history.train_seconds if history.train_seconds else 0.0
+    speed = nproc * history.train_samples / history.train_seconds if history.train_seconds \
+        else 0.0
     print(f"Test accuracy: {history.eval_acc[-1]:.4f} on {len(test_set)} digits")
-    print(f"Training speed: {speed:.1f} samples/s ({history.train_samples} samples in "
-          f"{history.train_seconds:.1f} s)")
+    print(f"Training speed: {speed:.1f} samples/s ({nproc * history.train_samples} samples in "
+          f"{history.train_seconds:.1f} s" + (f" on {nproc} ranks)" if nproc > 1 else ")"))
     print(f"Checkpoint: {checkpoint}.pdparams, {checkpoint}.pdopt")
     plot_path = os.path.join(args.output_dir, "mnist_curves.png")
     if _plot(history, plot_path):
@@ -161,12 +195,20 @@ def _parser():
     p.add_argument("--num-iters", type=_positive, default=None,
                    help="stop training after this many steps (a quick run)")
     p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    p.add_argument("--nproc", type=_positive, default=1,
+                   help="train data-parallel on this many processes (MPI; needs "
+                        "pip install 'dygrad[distributed]'; default 1)")
     return parser
 
 
 def main(argv=None):
     """The ``dygrad-demo`` command; returns its exit status."""
+    argv = sys.argv[1:] if argv is None else list(argv)
     args = _parser().parse_args(argv)
     if args.demo == "mnist":
+        if args.nproc > 1 and distributed.collective.env_rank_and_size()[1] == 1:
+            from ..distributed.launch import mpiexec_command
+            command, env = mpiexec_command(args.nproc, ["-m", "dygrad.demo", *argv])
+            return subprocess.run(command, env=env).returncode
         mnist(args)
     return 0

@@ -102,7 +102,9 @@ class Model:
     def _num_inputs(self):
         if self._inputs is not None:
             return len(self._inputs)
-        return len(inspect.getfullargspec(self.network.forward).args) - 1
+        network = self.network
+        network = getattr(network, "_layers", network)  # a DataParallel: the wrapped layer's
+        return len(inspect.getfullargspec(network.forward).args) - 1
 
     def _record_inputs(self, inputs):
         if self._seen_shapes is None:

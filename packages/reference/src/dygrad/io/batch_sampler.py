@@ -100,7 +100,8 @@ class DistributedBatchSampler(BatchSampler):
     ``r`` is block ``k * num_replicas + r`` of ``batch_size`` indices, and the tail that does
     not fill a batch on every rank is split evenly between the ranks.
 
-    ``num_replicas`` and ``rank`` default to 1 and 0 (dygrad runs in one process).
+    ``num_replicas`` and ``rank`` default to the job's world size and this process's rank
+    (``paddle.distributed.ParallelEnv()``; 1 and 0 in a single process).
     """
 
     def __init__(self, dataset, batch_size: int, num_replicas=None, rank=None,
@@ -109,11 +110,12 @@ class DistributedBatchSampler(BatchSampler):
         _check_positive(api, "batch_size", batch_size)
         _check_flag(api, "shuffle", shuffle)
         _check_flag(api, "drop_last", drop_last)
-        if num_replicas is None:
-            num_replicas = 1
+        if num_replicas is None or rank is None:
+            from ..distributed import ParallelEnv
+            env = ParallelEnv()
+            num_replicas = env.nranks if num_replicas is None else num_replicas
+            rank = env.local_rank if rank is None else rank
         _check_positive(api, "num_replicas", num_replicas)
-        if rank is None:
-            rank = 0
         if not isinstance(rank, int) or isinstance(rank, bool) or not 0 <= rank < num_replicas:
             raise ValueError(f"{api}: rank should be an integer in [0, num_replicas="
                              f"{num_replicas}), but got {rank!r}")
