@@ -22,6 +22,7 @@ from collections import OrderedDict
 import numpy as np
 
 from .._core import dtype as _dt
+from .._core import errors as _errors
 from .._core import program as _program
 from .._core.autograd import no_grad
 from .._core.dispatch import ops
@@ -89,15 +90,19 @@ class Layer:
         raise NotImplementedError(f"{type(self).__name__} does not define forward()")
 
     def __call__(self, *inputs, **kwargs):
-        for hook in list(self._forward_pre_hooks.values()):
-            result = hook(self, inputs)
-            if result is not None:
-                inputs = result if isinstance(result, tuple) else (result,)
-        outputs = self.forward(*inputs, **kwargs)
-        for hook in list(self._forward_post_hooks.values()):
-            result = hook(self, inputs, outputs)
-            if result is not None:
-                outputs = result
+        try:
+            for hook in list(self._forward_pre_hooks.values()):
+                result = hook(self, inputs)
+                if result is not None:
+                    inputs = result if isinstance(result, tuple) else (result,)
+            outputs = self.forward(*inputs, **kwargs)
+            for hook in list(self._forward_post_hooks.values()):
+                result = hook(self, inputs, outputs)
+                if result is not None:
+                    outputs = result
+        except Exception as exc:  # name the layer path (MyNet.block2.fc) in the message
+            _errors.layer_failed(exc, self)
+            raise
         return outputs
 
     @staticmethod
