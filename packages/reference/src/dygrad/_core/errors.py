@@ -252,8 +252,7 @@ def backward_failed(exc, node):
     if node is not None and hasattr(node, "op"):
         origin = getattr(node, "origin", None)
         created = origin_site(origin) if origin is not None else (
-            "not recorded on this engine; dygrad.set_flags({'FLAGS_record_op_origin': True}) "
-            "records it")
+            "not recorded on this engine; run with DYGRAD_RECORD_ORIGIN=1 to record it")
         annotate(exc, backward_of=api_name(node.op), created_at=created, at=at)
     else:
         annotate(exc, at=at)
@@ -275,7 +274,7 @@ class _Flags:
     __slots__ = ("record_origin",)
 
     def __init__(self):
-        self.record_origin = False
+        self.record_origin = os.environ.get("DYGRAD_RECORD_ORIGIN") == "1"
 
 
 flags = _Flags()
