@@ -93,6 +93,14 @@ def caller_site(depth: int = 1):
     return None
 
 
+def user_stacklevel() -> int:
+    """``stacklevel`` for ``warnings.warn`` called by the caller that points at the user's line."""
+    f, level = sys._getframe(1), 1
+    while f.f_back is not None and is_framework_file(f.f_code.co_filename):
+        f, level = f.f_back, level + 1
+    return level
+
+
 def creation_site(depth: int = 2):
     """What a Node records of the user frame that created it: (code, lasti), turned into a
     file:line only when an error needs it (:func:`origin_site`)."""

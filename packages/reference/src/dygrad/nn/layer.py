@@ -66,6 +66,31 @@ class HookRemoveHelper:
         self._hooks.pop(self._hook_id, None)
 
 
+_CONTAINERS = (list, tuple, dict)
+
+
+def _warn_hidden(layer, name, value):
+    """Warn (once per layer and attribute) when a plain list/tuple/dict attribute holds
+    Layers or Parameters: they are missing from parameters() and state_dict()."""
+    items = value.values() if type(value) is dict else value
+    kinds = {"Parameter" if isinstance(v, Parameter) else "Layer" for v in items
+             if isinstance(v, (Layer, Parameter))}
+    if not kinds:
+        return
+    warned = layer.__dict__.setdefault("_warned_containers", set())
+    if name in warned:
+        return
+    warned.add(name)
+    kind = "Parameter" if kinds == {"Parameter"} else "Layer"
+    box = {"Layer": "paddle.nn.LayerDict" if type(value) is dict else "paddle.nn.LayerList",
+           "Parameter": "paddle.nn.ParameterList"}[kind]
+    warnings.warn(
+        f"{type(layer).__name__}.{name} is a plain {type(value).__name__} holding "
+        f"{' and '.join(sorted(kinds))}s: they are not registered, so parameters(), "
+        f"state_dict() and the optimizer miss them. Use {box} instead "
+        f"(self.{name} = {box}(...)).", UserWarning, stacklevel=_errors.user_stacklevel())
+
+
 class Layer:
     """Base class of layers and models: subclasses create parameters and sublayers in
     ``__init__`` (after ``super().__init__()``) and compute in ``forward``."""
@@ -270,6 +295,8 @@ class Layer:
                                 f"None, but got '{type(value).__name__}'")
             buffers[name] = None
         else:
+            if type(value) in _CONTAINERS:
+                _warn_hidden(self, name, value)
             object.__setattr__(self, name, value)
 
     def _forget(self, name, keep):
@@ -321,6 +348,14 @@ class Layer:
             yield from layer.named_sublayers(_join(prefix, key), True, layers_set,
                                              remove_duplicate)
 
+    def _check_hidden(self, include_sublayers):
+        """Warn about Layers/Parameters filled into plain containers after assignment."""
+        layers = self.sublayers(include_self=True) if include_sublayers else [self]
+        for layer in layers:
+            for name, value in list(layer.__dict__.items()):
+                if type(value) in _CONTAINERS and value:
+                    _warn_hidden(layer, name, value)
+
     def sublayers(self, include_self=False) -> list:
         """Every sublayer (and this layer first with ``include_self``), depth first."""
         return [layer for _, layer in self.named_sublayers(include_self=include_self)]
@@ -359,6 +394,7 @@ class Layer:
 
     def parameters(self, include_sublayers=True) -> list:
         """Every parameter of this layer and (by default) its sublayers, each once."""
+        self._check_hidden(include_sublayers)
         return [p for _, p in self.named_parameters(include_sublayers=include_sublayers)]
 
     def named_buffers(self, prefix="", include_sublayers=True, remove_duplicate=True):
@@ -378,7 +414,7 @@ class Layer:
 
     def clear_gradients(self, set_to_zero=True):
         """Clear the gradients of every trainable parameter (zeros them by default)."""
-        for p in self.parameters():
+        for _, p in self.named_parameters():  # not parameters(): no container check per step
             if p.trainable:
                 p.clear_gradient(set_to_zero)
 
@@ -471,6 +507,8 @@ class Layer:
         """{structured name: Tensor} of the parameters and persistable buffers (the tensors
         themselves, not copies), e.g. 'linear1.weight'; a shared parameter appears under
         each of its names. With ``use_hook`` the ``register_state_dict_hook`` hooks run."""
+        if destination is None:
+            self._check_hidden(include_sublayers)
         dest = OrderedDict() if destination is None else destination
         for name, p in self._parameters.items():
             if p is not None:
