@@ -129,7 +129,7 @@ def origin_site(origin):
     return _site(code.co_filename, lineno, code.co_name)
 
 
-def _user_site_in_tb(tb):
+def user_site_in_tb(tb):
     """file:line of the innermost user frame in a traceback."""
     found = None
     while tb is not None:
@@ -233,7 +233,7 @@ def layer_failed(exc, layer):
     chain = d.setdefault("_dygrad_layers", [])
     chain.append(layer)
     if len(chain) == 1:  # the innermost layer: where in the user's code
-        annotate(exc, at=_user_site_in_tb(exc.__traceback__) or caller_site(2))
+        annotate(exc, at=user_site_in_tb(exc.__traceback__) or caller_site(2))
     names = [type(chain[-1]).__name__]
     for parent, child in zip(chain[:0:-1], chain[-2::-1]):
         name = _child_name(parent, child)
@@ -308,7 +308,10 @@ def set_record_origin(flag: bool):
 # ---------------------------------------------------------------------------
 
 def _excepthook(cls, exc, tb, _previous=sys.excepthook):
-    _previous(cls, exc, trim_traceback(tb) or tb)
+    tb = trim_traceback(tb) or tb
+    if isinstance(exc, BaseException):
+        exc.__traceback__ = tb  # the default hook prints the exception's own traceback
+    _previous(cls, exc, tb)
 
 
 def install_excepthook():
