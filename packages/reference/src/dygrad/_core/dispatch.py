@@ -137,6 +137,20 @@ def _explain(op, exc, arrays, attrs):
     raise _errors.op_failed(exc, op, arrays) from None
 
 
+def checked_apply(op: OpDef, *inputs, **attrs):
+    """``apply`` after ``op.infer_meta`` has accepted the inputs (for rows whose kernels
+    would quietly accept inputs that Paddle rejects); a refusal is worded as ``apply``'s."""
+    from .optable import Meta
+    metas = [[Meta(t._data.shape, t._data.dtype) for t in x] if isinstance(x, list)
+             else Meta(x._data.shape, x._data.dtype) for x in inputs]
+    try:
+        op.infer_meta(*metas, **attrs)
+    except Exception as exc:
+        arrays = [[t._data for t in x] if isinstance(x, list) else x._data for x in inputs]
+        raise _errors.op_failed(exc, op, arrays) from None
+    return apply(op, *inputs, **attrs)
+
+
 def apply_inplace(op: OpDef, x, *others, **attrs):
     """Run ``op`` and write its result into ``x``'s storage (``add_``, ``x[i] = v``, ...).
 
@@ -206,10 +220,10 @@ def promote_types(op_name: str, a: np.dtype, b: np.dtype) -> np.dtype:
         return a
     if a.kind in "fc" and b.kind in "fc":
         return np.promote_types(a, b)
-    raise TypeError(
+    raise _errors.user_error(TypeError(
         f"{op_name}: operands have dtypes {_dt.from_numpy(a).name} and {_dt.from_numpy(b).name}; "
         f"only floating-point dtypes promote automatically. Cast one side first, e.g. "
-        f"y.astype('{_dt.from_numpy(a).name}').")
+        f"y.astype('{_dt.from_numpy(a).name}')."))
 
 
 def scalar_dtype(value, like: np.dtype) -> np.dtype:
@@ -330,16 +344,18 @@ def normalize_index(index, x):
     for i in index:
         if isinstance(i, Tensor):
             if i._data.dtype.kind not in "iub":
-                raise IndexError(f"Tensor.__getitem__: index tensors must be int or bool, got "
-                                 f"{i.dtype}")
+                raise _errors.user_error(IndexError(
+                    f"Tensor.__getitem__: index tensors must be int or bool, got {i.dtype} "
+                    f"(shape {list(i._data.shape)})"), hint="cast it first: index.astype('int64')")
             out.append(i._data)
         elif isinstance(i, list):
             out.append(np.asarray(i))
         elif isinstance(i, (int, np.integer, slice, np.ndarray)) or i is None or i is Ellipsis:
             out.append(i)
         else:
-            raise IndexError(f"Tensor.__getitem__: unsupported index of type {type(i).__name__}; "
-                             f"use ints, slices, None, Ellipsis, lists or int/bool tensors")
+            raise _errors.user_error(IndexError(
+                f"Tensor.__getitem__: unsupported index of type {type(i).__name__}; use ints, "
+                f"slices, None, Ellipsis, lists or int/bool tensors"))
     return tuple(out)
 
 

@@ -543,19 +543,20 @@ class Layer:
             if value is None:
                 missing.append(k)
                 warnings.warn(f"Skip loading for {key}. {k} is not found in the provided dict.",
-                              stacklevel=2)
+                              stacklevel=_errors.user_stacklevel())
                 continue
             array = value._data if isinstance(value, Tensor) else np.asarray(value)
             if list(array.shape) != target.shape:
                 missing.append(k)
                 warnings.warn(f"Skip loading for {key}. {k} receives a shape "
                               f"{list(array.shape)}, but the expected shape is {target.shape}.",
-                              stacklevel=2)
+                              stacklevel=_errors.user_stacklevel())
                 continue
             if array.dtype != target._data.dtype:
-                raise TypeError(f"set_state_dict: {k} receives dtype "
-                                f"{_dt.convert_dtype(array.dtype).name}, but the expected dtype "
-                                f"is {target.dtype.name}; cast the value first")
+                raise _errors.user_error(TypeError(
+                    f"set_state_dict: {k} receives dtype {_dt.convert_dtype(array.dtype).name}, "
+                    f"but the expected dtype is {target.dtype.name}; cast the value first"),
+                    hint=f"{type(self).__name__}.to(dtype=...) or value.astype('{target.dtype.name}')")
             matched.add(k)
             pairs.append((target, value))
         for target, value in pairs:
