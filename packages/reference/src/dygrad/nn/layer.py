@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import itertools
 import re
+import sys
 import warnings
 from collections import OrderedDict
 
@@ -69,16 +70,20 @@ class HookRemoveHelper:
 _CONTAINERS = (list, tuple, dict)
 
 
-def _warn_hidden(layer, name, value):
+def _warn_hidden(layer, name, value, assigned_by=None):
     """Warn (once per layer and attribute) when a plain list/tuple/dict attribute holds
-    Layers or Parameters: they are missing from parameters() and state_dict()."""
+    Layers or Parameters: they are missing from parameters() and state_dict(). Attributes
+    that dygrad itself assigns (``assigned_by`` a framework frame) are never warned about."""
+    warned = layer.__dict__.setdefault("_warned_containers", set())
+    if name in warned:
+        return
+    if assigned_by is not None and _errors.is_framework_file(assigned_by.f_code.co_filename):
+        warned.add(name)
+        return
     items = value.values() if type(value) is dict else value
     kinds = {"Parameter" if isinstance(v, Parameter) else "Layer" for v in items
              if isinstance(v, (Layer, Parameter))}
     if not kinds:
-        return
-    warned = layer.__dict__.setdefault("_warned_containers", set())
-    if name in warned:
         return
     warned.add(name)
     kind = "Parameter" if kinds == {"Parameter"} else "Layer"
@@ -296,7 +301,7 @@ class Layer:
             buffers[name] = None
         else:
             if type(value) in _CONTAINERS:
-                _warn_hidden(self, name, value)
+                _warn_hidden(self, name, value, assigned_by=sys._getframe(1))
             object.__setattr__(self, name, value)
 
     def _forget(self, name, keep):
