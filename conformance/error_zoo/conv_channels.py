@@ -2,7 +2,7 @@
 
 import numpy as np  # noqa: F401
 
-import dygrad as paddle
+import dygrad as paddle  # noqa: F401
 import dygrad.nn.functional as F  # noqa: F401
 from dygrad import nn  # noqa: F401
 

@@ -182,8 +182,8 @@ def context(exc) -> dict:
 
 
 def trim_traceback(tb):
-    """``tb`` without dygrad's frames (unchanged with DYGRAD_FULL_TRACEBACK=1 or when only
-    framework frames are left)."""
+    """``tb`` without dygrad's frames (None when only those are left; unchanged with
+    DYGRAD_FULL_TRACEBACK=1)."""
     if os.environ.get("DYGRAD_FULL_TRACEBACK") == "1":
         return tb
     frames = []
@@ -200,9 +200,8 @@ def trim_traceback(tb):
 
 
 def _trim(exc):
-    tb = trim_traceback(exc.__traceback__)
-    if tb is not None or os.environ.get("DYGRAD_FULL_TRACEBACK") != "1":
-        exc.__traceback__ = tb
+    if os.environ.get("DYGRAD_FULL_TRACEBACK") != "1":
+        exc.__traceback__ = trim_traceback(exc.__traceback__)
 
 
 # ---------------------------------------------------------------------------
