@@ -181,8 +181,8 @@ cdef object _node(op, _Row row, dict attrs, tuple inputs, tuple outputs):
     _put(n, N_OUT_META, [(d.shape, d.dtype) for d in [_slot(t, T_DATA, "_data") for t in outputs]])
     _put(n, N_FREED, False)
     _put(n, N_HOOKS, None)
-    if _record_origin:  # a debug flag: the reference engine always records it
-        _put(n, N_ORIGIN, _creation_site(1))
+    # the user's forward line: a debug flag here (the reference engine always records it)
+    _put(n, N_ORIGIN, _creation_site(1) if _record_origin else None)
     saves = row.saves
     if saves:
         saved = {}
