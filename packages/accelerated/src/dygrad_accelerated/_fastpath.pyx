@@ -25,6 +25,7 @@ cdef extern from "Python.h":
 # offsets of the slots
 cdef Py_ssize_t T_DATA, T_STOP, T_GRAD_FN, T_VERSION
 cdef Py_ssize_t N_OP, N_ATTRS, N_EDGES, N_IN_META, N_OUT_META, N_SAVED, N_FREED, N_HOOKS
+cdef Py_ssize_t N_ORIGIN
 cdef object _Parameter
 
 
@@ -58,7 +59,7 @@ cdef inline object _slot(object obj, Py_ssize_t off, str name):
 
 cdef void _bind_slots() except *:
     global T_DATA, T_STOP, T_GRAD_FN, T_VERSION, _Parameter
-    global N_OP, N_ATTRS, N_EDGES, N_IN_META, N_OUT_META, N_SAVED, N_FREED, N_HOOKS
+    global N_OP, N_ATTRS, N_EDGES, N_IN_META, N_OUT_META, N_SAVED, N_FREED, N_HOOKS, N_ORIGIN
     from dygrad._core.tensor import Parameter
     _Parameter = Parameter
     T_DATA, T_STOP = _offset(_Tensor, "_data"), _offset(_Tensor, "stop_gradient")
@@ -66,6 +67,7 @@ cdef void _bind_slots() except *:
     N_OP, N_ATTRS, N_EDGES = _offset(_Node, "op"), _offset(_Node, "attrs"), _offset(_Node, "next_edges")
     N_IN_META, N_OUT_META = _offset(_Node, "in_meta"), _offset(_Node, "out_meta")
     N_SAVED, N_FREED, N_HOOKS = _offset(_Node, "_saved"), _offset(_Node, "_freed"), _offset(_Node, "pre_hooks")
+    N_ORIGIN = _offset(_Node, "origin")
 
 cdef extern from *:
     """
@@ -94,6 +96,8 @@ def get_omp_threads():
 cdef object _kernels, _array_type, _ensure, _Tensor, _Node, _grad_mode
 cdef object _explain, _wrap_outputs, _ref_apply, _as_operands
 cdef object _ref_run_backward, _AccumulateGrad, _BackwardError, _zeros
+cdef object _creation_site, _backward_failed
+cdef bint _record_origin = False
 cdef object _new = object.__new__
 from weakref import ref as _weakref
 
@@ -102,11 +106,19 @@ from numpy import array as _np_array, ndarray as _ndarray
 from dygrad._core import device as _device
 
 
+def _set_record_origin(flag):
+    """Record each node's forward line (``dygrad._core.errors.set_record_origin``)."""
+    global _record_origin
+    _record_origin = flag
+
+
 def configure(kernels, array_type, ensure):
     """Bind the engine's kernels and the reference classes and functions (once per engine)."""
     global _kernels, _array_type, _ensure, _Tensor, _Node, _grad_mode
     global _explain, _wrap_outputs, _ref_apply, _as_operands, _AccumulateGrad
-    from dygrad._core import autograd, dispatch
+    global _creation_site, _backward_failed
+    from dygrad._core import autograd, dispatch, errors
+    _creation_site, _backward_failed = errors.creation_site, errors.backward_failed
     from dygrad._core.tensor import Tensor
     _kernels, _array_type, _ensure = kernels, array_type, ensure
     _Tensor, _Node, _grad_mode = Tensor, autograd.Node, autograd.grad_mode
@@ -114,6 +126,8 @@ def configure(kernels, array_type, ensure):
     _explain, _wrap_outputs = dispatch._explain, dispatch._wrap_outputs
     _ref_apply, _as_operands = dispatch.REFERENCE_PATHS["apply"], dispatch.as_operands
     _bind_slots()
+    if _set_record_origin not in errors._listeners:
+        errors.on_record_origin(_set_record_origin)
 
 
 cdef tuple _leaf(t):
@@ -171,6 +185,8 @@ cdef object _node(op, _Row row, dict attrs, tuple inputs, tuple outputs):
     _put(n, N_OUT_META, [(d.shape, d.dtype) for d in [_slot(t, T_DATA, "_data") for t in outputs]])
     _put(n, N_FREED, False)
     _put(n, N_HOOKS, None)
+    # the user's forward line: a debug flag here (the reference engine always records it)
+    _put(n, N_ORIGIN, _creation_site(1) if _record_origin else None)
     saves = row.saves
     if saves:
         saved = {}
@@ -213,8 +229,7 @@ cdef object _apply(op, _Row row, tuple inputs, dict attrs):
         else:
             out = kernel(*arrays)
     except Exception as exc:
-        _explain(op, exc, arrays, attrs)
-        raise
+        _explain(op, exc, arrays, attrs)  # raises the table's error, in the user's terms
     if _grad_mode.enabled and row.differentiable:
         for t in inputs:
             if not _slot(t, T_STOP, "stop_gradient"):
@@ -325,13 +340,14 @@ def run_backward(roots, root_grads, retain_graph=False, create_graph=False,
     cdef bint any_grad
     for t, g in zip(roots, root_grads):
         if t.stop_gradient:
-            raise _BackwardError(
+            raise _backward_failed(_BackwardError(
                 f"backward: the tensor (shape {list(t._data.shape)}) has stop_gradient=True, so "
                 f"no input of it needs a gradient. Set stop_gradient=False on the inputs "
-                f"(parameters have it already) before computing it.")
+                f"(parameters have it already) before computing it."), None)
         if g._data.shape != t._data.shape:
-            raise ValueError(f"backward: grad_tensor has shape {list(g._data.shape)} but the "
-                             f"tensor has shape {list(t._data.shape)}")
+            raise _backward_failed(ValueError(
+                f"backward: grad_tensor has shape {list(g._data.shape)} but the tensor has "
+                f"shape {list(t._data.shape)}"), None)
         fn = t._grad_fn
         node, idx = (fn, t._out_idx) if fn is not None else _leaf(t)
         starts.append((node, idx, g))
@@ -360,6 +376,7 @@ def run_backward(roots, root_grads, retain_graph=False, create_graph=False,
 
     prev_mode = _grad_mode.enabled
     _grad_mode.enabled = create_graph
+    node = None
     try:
         while ready:
             node = ready.pop()
@@ -407,5 +424,8 @@ def run_backward(roots, root_grads, retain_graph=False, create_graph=False,
                 deps[child] -= 1
                 if deps[child] == 0:
                     ready.append(child)
+    except Exception as exc:  # name the op and the forward line that recorded it
+        _backward_failed(exc, node)
+        raise
     finally:
         _grad_mode.enabled = prev_mode

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import weakref
 
+from . import errors as _errors
 from .optable import OpDef
 
 
@@ -104,10 +105,11 @@ class Node:
     """One recorded op. Also the ``ctx`` that the op's gradient rule reads."""
 
     __slots__ = ("op", "attrs", "next_edges", "in_meta", "out_meta", "_saved", "_freed",
-                 "pre_hooks", "__weakref__")
+                 "pre_hooks", "origin", "__weakref__")
 
     def __init__(self, op: OpDef, attrs: dict, inputs, outputs):
         self.op = op
+        self.origin = _errors.creation_site()  # the user's forward line, for backward errors
         self.attrs = {**op.attrs, **attrs} if attrs else op.attrs
         edges = []
         meta = []
@@ -339,13 +341,14 @@ def run_backward(roots, root_grads, retain_graph=False, create_graph=False,
     starts = []
     for t, g in zip(roots, root_grads):
         if t.stop_gradient:
-            raise BackwardError(
+            raise _errors.backward_failed(BackwardError(
                 f"backward: the tensor (shape {list(t._data.shape)}) has stop_gradient=True, so "
                 f"no input of it needs a gradient. Set stop_gradient=False on the inputs "
-                f"(parameters have it already) before computing it.")
+                f"(parameters have it already) before computing it."), None)
         if g._data.shape != t._data.shape:
-            raise ValueError(f"backward: grad_tensor has shape {list(g._data.shape)} but the "
-                             f"tensor has shape {list(t._data.shape)}")
+            raise _errors.backward_failed(ValueError(
+                f"backward: grad_tensor has shape {list(g._data.shape)} but the tensor has "
+                f"shape {list(t._data.shape)}"), None)
         node, idx = edge_of(t)
         starts.append((node, idx, g))
 
@@ -406,6 +409,7 @@ def run_backward(roots, root_grads, retain_graph=False, create_graph=False,
 
     prev_mode = grad_mode.enabled
     grad_mode.enabled = create_graph
+    node = None
     try:
         while ready:
             node = ready.pop()
@@ -445,6 +449,9 @@ def run_backward(roots, root_grads, retain_graph=False, create_graph=False,
                 deps[child] -= 1
                 if deps[child] == 0:
                     ready.append(child)
+    except Exception as exc:  # name the op and the forward line that recorded it
+        _errors.backward_failed(exc, node)
+        raise
     finally:
         grad_mode.enabled = prev_mode
 
@@ -452,10 +459,10 @@ def run_backward(roots, root_grads, retain_graph=False, create_graph=False,
         return None
     for i, t in enumerate(inputs):
         if results[i] is None and not allow_unused:
-            raise BackwardError(
+            raise _errors.backward_failed(BackwardError(
                 f"grad: input {i} (shape {list(t._data.shape)}) is not reached from the outputs "
                 f"(unused, or cut by stop_gradient/no_grad). Pass allow_unused=True to get None "
-                f"for it.")
+                f"for it."), None)
         if results[i] is not None and not create_graph:
             results[i] = results[i].detach()
     return results

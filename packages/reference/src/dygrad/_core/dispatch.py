@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import dtype as _dt
+from . import errors as _errors
 from .autograd import Node, grad_mode
 from .engine import on_engine_change
 from .optable import TABLE, OpDef
@@ -80,7 +81,6 @@ def apply(op: OpDef, *inputs, **attrs):
         out = _kernels[op.name](*arrays, **attrs)
     except Exception as exc:
         _explain(op, exc, arrays, attrs)
-        raise
     need = False
     if grad_mode.enabled and op.grad is not None:
         for t in flat:
@@ -119,20 +119,36 @@ _new = object.__new__
 
 def _explain(op, exc, arrays, attrs):
     """A kernel failed: raise the table's own error for these inputs when ``infer_meta``
-    rejects them (so every engine says the same), else let the kernel's error through.
-    Costs nothing on the happy path."""
+    rejects them (so every engine says the same), else the kernel's error; either names
+    the op's Paddle API, the inputs' dtypes and shapes and the user's line
+    (:mod:`~dygrad._core.errors`). Costs nothing on the happy path."""
     if isinstance(exc, KeyError) and op.name not in _kernels:
         from .engine import current
-        raise NotImplementedError(
-            f"op {op.name!r} has no kernel on the {current().name!r} engine") from None
+        exc = NotImplementedError(f"op {op.name!r} has no kernel on the {current().name!r} engine")
+    else:
+        from .optable import Meta
+        attrs = {k: v for k, v in attrs.items() if k != "rng"}
+        metas = [[Meta(a.shape, a.dtype) for a in x] if isinstance(x, list)
+                 else Meta(x.shape, x.dtype) for x in arrays]
+        try:
+            op.infer_meta(*metas, **attrs)
+        except Exception as meta_exc:
+            exc = meta_exc
+    raise _errors.op_failed(exc, op, arrays) from None
+
+
+def checked_apply(op: OpDef, *inputs, **attrs):
+    """``apply`` after ``op.infer_meta`` has accepted the inputs (for rows whose kernels
+    would quietly accept inputs that Paddle rejects); a refusal is worded as ``apply``'s."""
     from .optable import Meta
-    attrs = {k: v for k, v in attrs.items() if k != "rng"}
-    metas = [[Meta(a.shape, a.dtype) for a in x] if isinstance(x, list) else Meta(x.shape, x.dtype)
-             for x in arrays]
+    metas = [[Meta(t._data.shape, t._data.dtype) for t in x] if isinstance(x, list)
+             else Meta(x._data.shape, x._data.dtype) for x in inputs]
     try:
         op.infer_meta(*metas, **attrs)
-    except Exception as meta_exc:
-        raise meta_exc from None
+    except Exception as exc:
+        arrays = [[t._data for t in x] if isinstance(x, list) else x._data for x in inputs]
+        raise _errors.op_failed(exc, op, arrays) from None
+    return apply(op, *inputs, **attrs)
 
 
 def apply_inplace(op: OpDef, x, *others, **attrs):
@@ -146,15 +162,20 @@ def apply_inplace(op: OpDef, x, *others, **attrs):
     need = grad_mode.enabled and op.grad is not None and (
         not x.stop_gradient or any(not t.stop_gradient for t in others))
     if need and x._grad_fn is None and not x.stop_gradient:
-        raise RuntimeError(
+        raise _errors.op_failed(RuntimeError(
             f"{op.name}_: a leaf tensor that needs a gradient (stop_gradient=False, e.g. a "
             f"parameter) cannot be changed in place while gradients are recorded; do it under "
-            f"dygrad.no_grad() or use the out-of-place op")
-    out = _ensure(_kernels[op.name](x._data, *[t._data for t in others], **attrs))
+            f"dygrad.no_grad() or use the out-of-place op"), op, [x._data, *[t._data for t in others]])
+    arrays = [x._data, *[t._data for t in others]]
+    try:
+        out = _ensure(_kernels[op.name](*arrays, **attrs))
+    except Exception as exc:
+        _explain(op, exc, arrays, attrs)
     if out.shape != x._data.shape:
-        raise ValueError(f"{op.name}_: the in-place result has shape {list(out.shape)} but the "
-                         f"tensor has shape {list(x._data.shape)} (in-place ops cannot broadcast "
-                         f"the tensor they change)")
+        raise _errors.op_failed(ValueError(
+            f"{op.name}_: the in-place result has shape {list(out.shape)} but the tensor has "
+            f"shape {list(x._data.shape)} (in-place ops cannot broadcast the tensor they "
+            f"change)"), op, arrays)
     node = None
     if need:
         old = Tensor._wrap(x._data, x.stop_gradient)
@@ -199,10 +220,10 @@ def promote_types(op_name: str, a: np.dtype, b: np.dtype) -> np.dtype:
         return a
     if a.kind in "fc" and b.kind in "fc":
         return np.promote_types(a, b)
-    raise TypeError(
+    raise _errors.user_error(TypeError(
         f"{op_name}: operands have dtypes {_dt.from_numpy(a).name} and {_dt.from_numpy(b).name}; "
         f"only floating-point dtypes promote automatically. Cast one side first, e.g. "
-        f"y.astype('{_dt.from_numpy(a).name}').")
+        f"y.astype('{_dt.from_numpy(a).name}')."))
 
 
 def scalar_dtype(value, like: np.dtype) -> np.dtype:
@@ -323,16 +344,18 @@ def normalize_index(index, x):
     for i in index:
         if isinstance(i, Tensor):
             if i._data.dtype.kind not in "iub":
-                raise IndexError(f"Tensor.__getitem__: index tensors must be int or bool, got "
-                                 f"{i.dtype}")
+                raise _errors.user_error(IndexError(
+                    f"Tensor.__getitem__: index tensors must be int or bool, got {i.dtype} "
+                    f"(shape {list(i._data.shape)})"), hint="cast it first: index.astype('int64')")
             out.append(i._data)
         elif isinstance(i, list):
             out.append(np.asarray(i))
         elif isinstance(i, (int, np.integer, slice, np.ndarray)) or i is None or i is Ellipsis:
             out.append(i)
         else:
-            raise IndexError(f"Tensor.__getitem__: unsupported index of type {type(i).__name__}; "
-                             f"use ints, slices, None, Ellipsis, lists or int/bool tensors")
+            raise _errors.user_error(IndexError(
+                f"Tensor.__getitem__: unsupported index of type {type(i).__name__}; use ints, "
+                f"slices, None, Ellipsis, lists or int/bool tensors"))
     return tuple(out)
 
 

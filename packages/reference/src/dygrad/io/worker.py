@@ -20,6 +20,7 @@ import traceback
 
 import numpy as np
 
+from .._core import errors as _errors
 from .._core.device import seed as _seed_dygrad
 from .collate import to_numpy
 
@@ -54,15 +55,19 @@ def get_worker_info():
 
 
 class WorkerError:
-    """An exception raised in a worker, carried to the main process as its type and the
-    formatted traceback, and raised there again by :meth:`reraise`."""
+    """An exception raised in a worker, carried to the main process as its type, the
+    formatted traceback (without dygrad's frames) and the user's line that raised it, and
+    raised there again by :meth:`reraise`."""
 
-    def __init__(self, worker_id):
+    def __init__(self, worker_id, indices=None):
         exc_type, exc, tb = sys.exc_info()
         self.worker_id = worker_id
         self.exc_type = exc_type if _picklable(exc_type) else RuntimeError
         self.exc_name = exc_type.__name__
-        self.text = "".join(traceback.format_exception(exc_type, exc, tb))
+        self.text = "".join(traceback.format_exception(exc_type, exc,
+                                                       _errors.trim_traceback(tb) or tb))
+        self.site = _errors.user_site_in_tb(tb)
+        self.indices = None if indices is None else list(indices)[:8]
 
     def reraise(self):
         msg = (f"DataLoader worker({self.worker_id}) caught {self.exc_name} with message:\n"
@@ -71,7 +76,11 @@ class WorkerError:
             err = self.exc_type(msg)
         except Exception:  # an exception type that cannot be built from one message
             err = RuntimeError(msg)
-        raise err
+        where = None if self.site is None else f"{self.site} (in worker {self.worker_id})"
+        hint = (None if self.indices is None else
+                f"the batch of sample indices {self.indices}; num_workers=0 runs the dataset "
+                f"in this process, where a debugger can stop at the error")
+        raise _errors.annotate(err, at=where, hint=hint)
 
 
 def _picklable(obj) -> bool:
@@ -164,10 +173,10 @@ def worker_loop(dataset, iterable, index_queue, data_queue, done_event, auto_col
             payload = pickle.dumps(to_numpy(fetcher.fetch(indices)), pickle.HIGHEST_PROTOCOL)
         except StopIteration:
             if not iterable:
-                payload = WorkerError(worker_id)
+                payload = WorkerError(worker_id, indices)
             else:
                 exhausted = True
                 payload = IterableEnd(worker_id)
         except Exception:
-            payload = WorkerError(worker_id)
+            payload = WorkerError(worker_id, indices)
         data_queue.put((epoch, idx, payload))

@@ -16,12 +16,14 @@ from __future__ import annotations
 
 import itertools
 import re
+import sys
 import warnings
 from collections import OrderedDict
 
 import numpy as np
 
 from .._core import dtype as _dt
+from .._core import errors as _errors
 from .._core import program as _program
 from .._core.autograd import no_grad
 from .._core.dispatch import ops
@@ -65,6 +67,35 @@ class HookRemoveHelper:
         self._hooks.pop(self._hook_id, None)
 
 
+_CONTAINERS = (list, tuple, dict)
+
+
+def _warn_hidden(layer, name, value, assigned_by=None):
+    """Warn (once per layer and attribute) when a plain list/tuple/dict attribute holds
+    Layers or Parameters: they are missing from parameters() and state_dict(). Attributes
+    that dygrad itself assigns (``assigned_by`` a framework frame) are never warned about."""
+    warned = layer.__dict__.setdefault("_warned_containers", set())
+    if name in warned:
+        return
+    if assigned_by is not None and _errors.is_framework_file(assigned_by.f_code.co_filename):
+        warned.add(name)
+        return
+    items = value.values() if type(value) is dict else value
+    kinds = {"Parameter" if isinstance(v, Parameter) else "Layer" for v in items
+             if isinstance(v, (Layer, Parameter))}
+    if not kinds:
+        return
+    warned.add(name)
+    kind = "Parameter" if kinds == {"Parameter"} else "Layer"
+    box = {"Layer": "paddle.nn.LayerDict" if type(value) is dict else "paddle.nn.LayerList",
+           "Parameter": "paddle.nn.ParameterList"}[kind]
+    warnings.warn(
+        f"{type(layer).__name__}.{name} is a plain {type(value).__name__} holding "
+        f"{' and '.join(sorted(kinds))}s: they are not registered, so parameters(), "
+        f"state_dict() and the optimizer miss them. Use {box} instead "
+        f"(self.{name} = {box}(...)).", UserWarning, stacklevel=_errors.user_stacklevel())
+
+
 class Layer:
     """Base class of layers and models: subclasses create parameters and sublayers in
     ``__init__`` (after ``super().__init__()``) and compute in ``forward``."""
@@ -89,15 +120,19 @@ class Layer:
         raise NotImplementedError(f"{type(self).__name__} does not define forward()")
 
     def __call__(self, *inputs, **kwargs):
-        for hook in list(self._forward_pre_hooks.values()):
-            result = hook(self, inputs)
-            if result is not None:
-                inputs = result if isinstance(result, tuple) else (result,)
-        outputs = self.forward(*inputs, **kwargs)
-        for hook in list(self._forward_post_hooks.values()):
-            result = hook(self, inputs, outputs)
-            if result is not None:
-                outputs = result
+        try:
+            for hook in list(self._forward_pre_hooks.values()):
+                result = hook(self, inputs)
+                if result is not None:
+                    inputs = result if isinstance(result, tuple) else (result,)
+            outputs = self.forward(*inputs, **kwargs)
+            for hook in list(self._forward_post_hooks.values()):
+                result = hook(self, inputs, outputs)
+                if result is not None:
+                    outputs = result
+        except Exception as exc:  # name the layer path (MyNet.block2.fc) in the message
+            _errors.layer_failed(exc, self)
+            raise
         return outputs
 
     @staticmethod
@@ -265,6 +300,8 @@ class Layer:
                                 f"None, but got '{type(value).__name__}'")
             buffers[name] = None
         else:
+            if type(value) in _CONTAINERS:
+                _warn_hidden(self, name, value, assigned_by=sys._getframe(1))
             object.__setattr__(self, name, value)
 
     def _forget(self, name, keep):
@@ -316,6 +353,14 @@ class Layer:
             yield from layer.named_sublayers(_join(prefix, key), True, layers_set,
                                              remove_duplicate)
 
+    def _check_hidden(self, include_sublayers):
+        """Warn about Layers/Parameters filled into plain containers after assignment."""
+        layers = self.sublayers(include_self=True) if include_sublayers else [self]
+        for layer in layers:
+            for name, value in list(layer.__dict__.items()):
+                if type(value) in _CONTAINERS and value:
+                    _warn_hidden(layer, name, value)
+
     def sublayers(self, include_self=False) -> list:
         """Every sublayer (and this layer first with ``include_self``), depth first."""
         return [layer for _, layer in self.named_sublayers(include_self=include_self)]
@@ -354,6 +399,7 @@ class Layer:
 
     def parameters(self, include_sublayers=True) -> list:
         """Every parameter of this layer and (by default) its sublayers, each once."""
+        self._check_hidden(include_sublayers)
         return [p for _, p in self.named_parameters(include_sublayers=include_sublayers)]
 
     def named_buffers(self, prefix="", include_sublayers=True, remove_duplicate=True):
@@ -373,7 +419,7 @@ class Layer:
 
     def clear_gradients(self, set_to_zero=True):
         """Clear the gradients of every trainable parameter (zeros them by default)."""
-        for p in self.parameters():
+        for _, p in self.named_parameters():  # not parameters(): no container check per step
             if p.trainable:
                 p.clear_gradient(set_to_zero)
 
@@ -466,6 +512,8 @@ class Layer:
         """{structured name: Tensor} of the parameters and persistable buffers (the tensors
         themselves, not copies), e.g. 'linear1.weight'; a shared parameter appears under
         each of its names. With ``use_hook`` the ``register_state_dict_hook`` hooks run."""
+        if destination is None:
+            self._check_hidden(include_sublayers)
         dest = OrderedDict() if destination is None else destination
         for name, p in self._parameters.items():
             if p is not None:
@@ -500,19 +548,20 @@ class Layer:
             if value is None:
                 missing.append(k)
                 warnings.warn(f"Skip loading for {key}. {k} is not found in the provided dict.",
-                              stacklevel=2)
+                              stacklevel=_errors.user_stacklevel())
                 continue
             array = value._data if isinstance(value, Tensor) else np.asarray(value)
             if list(array.shape) != target.shape:
                 missing.append(k)
                 warnings.warn(f"Skip loading for {key}. {k} receives a shape "
                               f"{list(array.shape)}, but the expected shape is {target.shape}.",
-                              stacklevel=2)
+                              stacklevel=_errors.user_stacklevel())
                 continue
             if array.dtype != target._data.dtype:
-                raise TypeError(f"set_state_dict: {k} receives dtype "
-                                f"{_dt.convert_dtype(array.dtype).name}, but the expected dtype "
-                                f"is {target.dtype.name}; cast the value first")
+                raise _errors.user_error(TypeError(
+                    f"set_state_dict: {k} receives dtype {_dt.convert_dtype(array.dtype).name}, "
+                    f"but the expected dtype is {target.dtype.name}; cast the value first"),
+                    hint=f"{type(self).__name__}.to(dtype=...) or value.astype('{target.dtype.name}')")
             matched.add(k)
             pairs.append((target, value))
         for target, value in pairs:

@@ -25,7 +25,7 @@ from .._core.autograd import grad_mode
 from .._core.creation import to_array
 from .._core.dispatch import ops
 from .._core.ops.manipulation import PAD_MODES
-from .._core.optable import TABLE, Meta
+from .._core.optable import TABLE
 from .._core.tensor import Tensor
 
 __all__ = ["cast", "reshape", "reshape_", "broadcast_to", "expand", "expand_as", "transpose",
@@ -68,11 +68,7 @@ def _ints(values, api: str, what: str) -> tuple:
 def _checked(name: str, *inputs, **attrs):
     """Run row ``name`` after its ``infer_meta`` has accepted the call (for rows whose
     kernels would quietly accept inputs that Paddle rejects)."""
-    op = TABLE[name]
-    metas = [[Meta(t._data.shape, t._data.dtype) for t in x] if isinstance(x, list)
-             else Meta(x._data.shape, x._data.dtype) for x in inputs]
-    op.infer_meta(*metas, **attrs)
-    return _dispatch.apply(op, *inputs, **attrs)
+    return _dispatch.checked_apply(TABLE[name], *inputs, **attrs)
 
 
 def _tensor_like(value, x: Tensor, api: str, what: str) -> Tensor:

@@ -1,0 +1,209 @@
+"""Errors that point at the user's code (dygrad._core.errors): context added at dispatch,
+Layer.__call__ and backward, trimmed tracebacks, and the plain-container warning."""
+
+import sys
+import traceback
+import warnings
+
+import pytest
+
+import dygrad as paddle
+from dygrad import nn
+from dygrad._core import errors
+
+HERE = __file__
+
+
+def _line_of(fn, text):
+    """file:line of the line of ``fn``'s source holding ``text``."""
+    import inspect
+    lines, start = inspect.getsourcelines(fn)
+    return f"{HERE}:{start + next(i for i, line in enumerate(lines) if text in line)}"
+
+
+class Inner(nn.Layer):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(4, 2)
+
+    def forward(self, x):
+        return self.fc(x)
+
+
+class Outer(nn.Layer):
+    def __init__(self):
+        super().__init__()
+        self.inner = Inner()
+
+    def forward(self, x):
+        return self.inner(x)
+
+
+def _raise(fn):
+    try:
+        fn()
+    except Exception as exc:  # noqa: BLE001 - the tests look at any error
+        return exc
+    raise AssertionError("no error")
+
+
+def test_op_error_names_api_shapes_and_line():
+    def user():
+        return paddle.matmul(paddle.ones([4, 3]), paddle.ones([5, 2]))
+    exc = _raise(user)
+    assert type(exc) is ValueError
+    msg = str(exc)
+    assert msg.startswith("matmul: the contracted dimensions differ")
+    assert "[op] paddle.matmul(x: float32[4, 3], y: float32[5, 2])" in msg
+    assert f"[at] {_line_of(user, 'paddle.matmul')} in user: " in msg
+
+
+def test_layer_path_from_outermost_layer():
+    exc = _raise(lambda: Outer()(paddle.ones([3, 5])))
+    msg = str(exc)
+    assert "[layer] Outer.inner.fc (Linear)" in msg
+    assert f"[at] {_line_of(Inner.forward, 'self.fc(x)')} in forward" in msg
+    assert msg.count("[layer]") == 1 and msg.count("[at]") == 1
+
+
+def test_single_layer_path():
+    exc = _raise(lambda: nn.Linear(4, 2)(paddle.ones([3, 5])))
+    assert "[layer] Linear\n" in str(exc)
+
+
+def test_traceback_ends_in_user_frames(monkeypatch):
+    monkeypatch.delenv("DYGRAD_FULL_TRACEBACK", raising=False)
+    exc = _raise(lambda: Outer()(paddle.ones([3, 5])))
+    frames = traceback.extract_tb(exc.__traceback__)
+    assert frames[-1].filename == HERE and frames[-1].name == "forward"
+    assert all(not errors.is_framework_file(f.filename) for f in frames)
+
+
+def test_full_traceback_keeps_framework_frames(monkeypatch):
+    monkeypatch.setenv("DYGRAD_FULL_TRACEBACK", "1")
+    exc = _raise(lambda: Outer()(paddle.ones([3, 5])))
+    frames = traceback.extract_tb(exc.__traceback__)
+    assert any(errors.is_framework_file(f.filename) for f in frames)
+
+
+def test_excepthook_trims(capsys, monkeypatch):
+    monkeypatch.delenv("DYGRAD_FULL_TRACEBACK", raising=False)
+    exc = _raise(lambda: paddle.reshape(paddle.ones([3, 4]), [5, 7]))
+    errors._excepthook(type(exc), exc, exc.__traceback__, _previous=sys.__excepthook__)
+    err = capsys.readouterr().err
+    assert HERE in err and "dygrad/_core" not in err and "ValueError: reshape" in err
+
+
+def test_user_exception_types_are_left_alone():
+    class MyError(Exception):
+        pass
+
+    class Boom(nn.Layer):
+        def forward(self, x):
+            raise MyError("mine")
+
+    exc = _raise(lambda: Boom()(paddle.ones([1])))
+    assert type(exc) is MyError and str(exc) == "mine"
+    key = _raise(lambda: {}["k"])
+    assert errors.annotate(key, at="x") is key and key.args == ("k",)
+
+
+def test_user_assertion_gets_the_layer_path():
+    class Check(nn.Layer):
+        def forward(self, x):
+            assert x.shape[0] == 2, "batch of 2 expected"
+            return x
+
+    exc = _raise(lambda: Check()(paddle.ones([3])))
+    assert type(exc) is AssertionError
+    assert str(exc).startswith("batch of 2 expected")  # (pytest adds its own explanation)
+    assert "\n  [layer] Check\n  [at] " + HERE in str(exc)
+
+
+def test_backward_error_names_op_and_forward_line(engine):
+    def forward():
+        x = paddle.ones([3])
+        x.stop_gradient = False
+        return paddle.exp(x)
+
+    before = errors.flags.record_origin
+    errors.set_record_origin(True)
+    try:
+        y = forward()
+    finally:
+        errors.set_record_origin(before)
+    y.scale_(2.0)
+    exc = _raise(lambda: y.sum().backward())
+    msg = str(exc)
+    assert isinstance(exc, RuntimeError) and "[backward of] paddle.exp" in msg
+    assert f"[created at] {_line_of(forward, 'paddle.exp')} in forward: return paddle.exp(x)" in msg
+
+
+def test_origin_recording(engine):
+    x = paddle.ones([2])
+    x.stop_gradient = False
+    y = x * 2  # the reference engine always records; the accelerated one only when asked
+    loss = (y * y).sum()
+    loss.backward()
+    msg = str(_raise(loss.backward))
+    if engine == "reference" or errors.flags.record_origin:
+        assert errors.origin_site(y._grad_fn.origin).endswith(
+            "y = x * 2  # the reference engine always records; the accelerated one only when asked")
+        assert "[created at] " + HERE in msg
+    else:
+        assert getattr(y._grad_fn, "origin", None) is None
+        assert "[created at] not recorded on this engine; run with DYGRAD_RECORD_ORIGIN=1" in msg
+
+
+def test_annotate_once():
+    exc = ValueError("bad")
+    errors.annotate(exc, op="paddle.x()", at="a.py:1")
+    errors.annotate(exc, op="paddle.y()", hint="fix it")
+    assert str(exc) == "bad\n  [op] paddle.x()\n  [at] a.py:1\n  [hint] fix it"
+    assert errors.context(exc) == {"op": "paddle.x()", "at": "a.py:1", "hint": "fix it"}
+
+
+def test_api_names():
+    from dygrad._core.optable import TABLE
+    assert errors.api_name(TABLE["matmul"]) == "paddle.matmul"
+    assert errors.api_name(TABLE["conv2d"]) == "paddle.nn.functional.conv2d"
+    assert errors.api_name(TABLE["elementwise_pow"]) == "paddle.pow"
+
+
+class Hidden(nn.Layer):
+    def __init__(self):
+        super().__init__()
+        self.blocks = []
+        self.blocks.append(nn.Linear(2, 2))
+
+
+@pytest.mark.parametrize("value,box", [([nn.Linear(2, 2)], "LayerList"),
+                                       ({"a": nn.Linear(2, 2)}, "LayerDict"),
+                                       ((nn.Linear(2, 2).weight,),
+                                        "ParameterList")])
+def test_plain_container_warns_at_assignment(value, box):
+    layer = nn.Layer()
+    with pytest.warns(UserWarning, match=f"Layer.held is a plain .* Use paddle.nn.{box}") as rec:
+        layer.held = value
+    assert rec[0].filename == HERE
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        layer.parameters()  # once per attribute
+        layer.other = [1, 2]  # no Layers or Parameters: no warning
+
+
+def test_plain_container_filled_later_warns_at_parameters():
+    net = Hidden()
+    with pytest.warns(UserWarning, match="Hidden.blocks is a plain list holding Layers"):
+        assert net.parameters() == []
+    net2 = Hidden()
+    with pytest.warns(UserWarning, match="Hidden.blocks"):
+        assert len(net2.state_dict()) == 0
+
+
+def test_registered_containers_do_not_warn():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        net = nn.Layer()
+        net.blocks = nn.LayerList([nn.Linear(2, 2)])
+        assert len(net.parameters()) == 2 and len(net.state_dict()) == 2
