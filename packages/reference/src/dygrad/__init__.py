@@ -28,7 +28,7 @@ from . import (  # noqa: F401
 from .batch import batch
 from .autograd import grad
 from .device import is_compiled_with_cuda
-from .framework import load, save
+from .framework import get_flags, load, save, set_flags
 from .hapi import *  # noqa: F401,F403  (Model, summary, flops)
 from .hapi import __all__ as _hapi_all
 from .nn.param_attr import ParamAttr
@@ -43,5 +43,5 @@ __all__ = ["__version__", "Tensor", "Parameter", "is_tensor", "no_grad", "enable
            "CPUPlace", "CUDAPlace", "CUDAPinnedPlace", "Place", "set_default_dtype",
            "get_default_dtype", "grad", "bool", "uint8", "int8", "int16", "int32", "int64",
            "float16", "float32", "float64", "complex64", "complex128", "dtype",
-           "save", "load", "ParamAttr", "batch", "enable_static", "disable_static",
+           "save", "load", "set_flags", "get_flags", "ParamAttr", "batch", "enable_static", "disable_static",
            "in_dynamic_mode", *_hapi_all, *_tensor_all]

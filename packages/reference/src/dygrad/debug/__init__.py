@@ -1,0 +1,1 @@
+"""dygrad.debug: compare a model across engines or against a recording (filled below)."""
