@@ -24,7 +24,7 @@ from .tensor import __all__ as _tensor_all
 
 from . import (  # noqa: F401
     autograd, callbacks, dataset, device, framework, hapi, io, linalg, metric, nn, optimizer,
-    regularizer, static, utils, vision)
+    profiler, regularizer, static, utils, vision)
 from .batch import batch
 from .autograd import grad
 from .device import is_compiled_with_cuda
