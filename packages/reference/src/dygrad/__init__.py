@@ -23,7 +23,7 @@ from .tensor import *  # noqa: F401,F403
 from .tensor import __all__ as _tensor_all
 
 from . import (  # noqa: F401
-    autograd, callbacks, dataset, device, framework, hapi, io, linalg, metric, nn, optimizer,
+    autograd, callbacks, dataset, debug, device, framework, hapi, io, linalg, metric, nn, optimizer,
     profiler, regularizer, static, utils, vision)
 from .batch import batch
 from .autograd import grad
