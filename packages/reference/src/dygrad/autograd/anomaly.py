@@ -65,6 +65,18 @@ def record_of(t):
     return _history.get(id(t))
 
 
+def all_records():
+    """Every Record still reachable: those of living tensors and the ops they came from."""
+    seen, stack = set(), list(_history.values())
+    while stack:
+        rec = stack.pop()
+        if id(rec) in seen:
+            continue
+        seen.add(id(rec))
+        yield rec
+        stack.extend(e for e in rec.inputs if isinstance(e, Record))
+
+
 def node_record(node):
     """The Record of the forward op that created autograd ``node``, or None."""
     return _node_records.get(node)

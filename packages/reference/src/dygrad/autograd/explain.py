@@ -171,7 +171,7 @@ def why_none(param, output=None) -> str:
     if param._grad_fn is not None:
         return (f"{name}: it is not a leaf (an op computed it), and backward() fills .grad of "
                 f"leaves only; register_hook on it, or use dygrad.grad, to see its gradient")
-    uses = [rec for rec in list(anomaly._history.values())
+    uses = [rec for rec in anomaly.all_records()
             if any(isinstance(e, anomaly.Leaf) and e.tensor() is param for e in rec.inputs)]
     if uses:
         cut = [rec for rec in uses if not rec.grad_enabled]
