@@ -312,3 +312,21 @@ def test_compare_gradient_difference_and_custom_loss(tmp_path):
     assert [(d.kind, d.layer) for d in result.differences] == [("param_grad", "fc1.weight")]
     with pytest.raises(ValueError, match="two engines"):
         paddle.debug.compare(model, [x], engines=("reference",))
+
+
+def test_compare_against_a_hand_written_recording(tmp_path):
+    """A recording as another framework writes it: same keys, a weight stored [out, in]."""
+    model, x = _model_and_input()
+    path = paddle.debug.record(model, [x], str(tmp_path / "ours"))
+    with np.load(path) as z:
+        arrays = {k: z[k] for k in z.files}
+    arrays["param_grad:fc1.weight"] = arrays["param_grad:fc1.weight"].T
+    np.savez(tmp_path / "theirs.npz", **arrays)
+    index = json.loads((tmp_path / "ours.json").read_text())
+    (tmp_path / "theirs.json").write_text(json.dumps({**index, "framework": "torch"}))
+    result = paddle.debug.compare(model, [x], recorded=str(tmp_path / "theirs.npz"))
+    assert [(d.kind, d.layer) for d in result.differences] == [("param_grad", "fc1.weight")]
+    assert "has shapes [4, 5] and [5, 4] (transposed" in str(result.first)
+    (tmp_path / "bad.json").write_text(json.dumps({"format": "other"}))
+    with pytest.raises(ValueError, match="not a dygrad-layer-recording index"):
+        paddle.debug.load_recording(str(tmp_path / "bad.npz"))

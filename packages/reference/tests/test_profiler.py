@@ -26,7 +26,7 @@ def test_op_table_counts_every_op():
     assert dispatch.debug_hook() is None and dispatch.apply is before  # closed: nothing left
     table = {name: calls for name, calls, total, mean, mx, mn in prof.op_table()}
     assert table == {"matmul": 2, "add": 2, "relu": 1}
-    for name, calls, total, mean, mx, mn in prof.op_table():
+    for _, calls, total, mean, mx, mn in prof.op_table():
         assert total > 0 and mean == pytest.approx(total / calls) and mn <= mean <= mx
 
 

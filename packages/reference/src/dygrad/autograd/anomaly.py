@@ -124,7 +124,7 @@ def _check(op, result):
         if a.dtype.kind not in "fc" or np.isfinite(a).all():
             continue
         n_nan, n_inf = int(np.isnan(a).sum()), int(np.isinf(a).sum())
-        what = " and ".join(s for s in (f"{n_nan} NaN" if n_nan else "", f"{n_inf} Inf" if n_inf else "") if s)
+        what = " and ".join(s for s in (f"{n_nan} NaN" * bool(n_nan), f"{n_inf} Inf" * bool(n_inf)) if s)
         node = _backward_node()
         if node is None:
             frame, layer = _modes.user_frame(3), _modes.layer_path()

@@ -154,10 +154,11 @@ class Difference:
         what = {"output": "output", "grad": "gradient of output", "param_grad": "gradient"}[self.kind]
         where = f"parameter {self.layer}" if self.kind == "param_grad" else (
             f"layer {self.layer or '<model>'}" + (f" ({self.layer_type})" if self.layer_type else ""))
-        if self.shapes[0] != self.shapes[1]:
-            return f"{where}: {what} {self.index if self.index is not None else ''} has shapes " \
-                   f"{list(self.shapes[0])} and {list(self.shapes[1])}"
         idx = f" {self.index}" if self.index is not None else ""
+        a, b = (list(x) for x in self.shapes)
+        if a != b:
+            hint = " (transposed: a weight stored [out, in], as PyTorch's Linear?)" if a == b[::-1] else ""
+            return f"{where}: {what}{idx} has shapes {a} and {b}{hint}"
         return f"{where}: {what}{idx} differs by up to {self.max_abs:.3g}"
 
 

@@ -224,8 +224,9 @@ class Profiler:
             if not rows and category != "Operator":
                 continue
             grand = sum(r[2] for r in rows) or 1
-            head = (f"{'Name':<28}{'Calls':>8}" + "".join(f"{c + '(' + time_unit + ')':>13}" for c in
-                                                          ("Total", "Avg", "Max", "Min")) + f"{'Ratio(%)':>10}")
+            head = (f"{'Name':<28}{'Calls':>8}"
+                    + "".join(f"{c + '(' + time_unit + ')':>13}" for c in ("Total", "Avg", "Max", "Min"))
+                    + f"{'Ratio(%)':>10}")
             lines += [title, "-" * len(head), head, "-" * len(head)]
             for name, n, total, mean, mx, mn in rows:
                 lines.append(f"{name:<28}{n:>8}" + "".join(f"{v / div:>13.4f}" for v in (total, mean, mx, mn))

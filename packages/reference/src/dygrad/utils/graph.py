@@ -14,7 +14,7 @@ import subprocess
 import warnings
 
 from .._core import dtype as _dt
-from .._core.autograd import AccumulateGrad, Node
+from .._core.autograd import AccumulateGrad
 from .._core.program import Program, public_shape
 from .._core.tensor import Tensor
 
@@ -180,7 +180,8 @@ def _dot(items) -> str:
             if kind == "leaf" else ""
         out.append(f'  "{_escape(nid)}" [shape={_SHAPES[kind]}, label="{label}"{style}];')
     for a, b, label in edges:
-        out.append(f'  "{_escape(a)}" -> "{_escape(b)}"' + (f' [label="{_escape(label)}"];' if label else ";"))
+        attrs = f' [label="{_escape(label)}"]' if label else ""
+        out.append(f'  "{_escape(a)}" -> "{_escape(b)}"{attrs};')
     out.append("}")
     return "\n".join(out) + "\n"
 
@@ -205,7 +206,8 @@ def _text(items) -> str:
         if kind == "const":
             continue
         out.append(f"{nid} {title}" + (f"  {'; '.join(lines)}" if lines else ""))
-        out += [f"    <- {source(a)}" + (f" ({label})" if label else "") for a, label in incoming.get(nid, ())]
+        out += [f"    <- {source(a)}" + (f" ({label})" if label else "")
+                for a, label in incoming.get(nid, ())]
     return "\n".join(out) + "\n"
 
 
