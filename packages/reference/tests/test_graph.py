@@ -100,3 +100,26 @@ def test_bad_arguments():
         graph(3)
     with pytest.raises(ValueError, match="format must be one of"):
         graph(paddle.to_tensor([1.0]), format="pdf")
+
+
+def test_tour_output_is_what_the_code_prints():
+    """docs/tour.md shows graph() and step_backward() output: it must stay true."""
+    import re
+    from pathlib import Path
+
+    from dygrad.autograd import step_backward
+
+    doc = (Path(__file__).resolve().parents[3] / "docs" / "tour.md").read_text()
+    blocks = re.findall(r"```text\n(.*?)```", doc, re.S)
+    shown_graph = blocks[0].split("\n", 1)[1]           # after the >>> line
+    shown_steps = blocks[1].split("\n", 2)[2]           # after the >>> and ... lines
+    paddle.seed(0)
+    fc = paddle.nn.Linear(3, 2)
+    x = paddle.to_tensor([[1.0, 2.0, 3.0]])
+    loss = paddle.nn.functional.relu(fc(x)).sum()
+    names = {fc.weight.name: "linear_0.w_0", fc.bias.name: "linear_0.b_0"}
+
+    def same_names(text):
+        return re.sub(r"linear_\d+\.[wb]_0", lambda m: names.get(m.group(0), m.group(0)), text)
+    assert same_names(graph(loss, format="text")) == shown_graph
+    assert same_names("".join(f"{s}\n" for s in step_backward(loss))) == shown_steps
