@@ -6,6 +6,11 @@ fast paths step aside), its outputs are checked, and each op records where it ra
 user's line and the Layer being called) so that an op of the backward pass can be traced
 to the forward line that created it, and :func:`dygrad.autograd.explain` can say where a
 gradient was cut. Off, it costs nothing: dispatch's apply is the plain one.
+
+The records live as long as the tensors they describe (and those tensors' history): a
+long training run with the mode on keeps the history of tensors carried from step to
+step (running statistics computed from the batch, say); turn it on around the steps
+being debugged.
 """
 
 from __future__ import annotations

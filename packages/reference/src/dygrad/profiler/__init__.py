@@ -93,7 +93,10 @@ class Profiler:
     """Records op timings between ``start()`` and ``stop()`` (or in a ``with`` block) on
     the steps ``scheduler`` selects (a callable ``step -> ProfilerState``, a ``(start,
     end)`` range of steps, or None for every step); ``on_trace_ready(prof)`` runs after
-    each recorded range."""
+    each recorded range. ``record_shapes`` adds the input shapes to each op's event;
+    ``targets``, ``timer_only``, ``profile_memory``, ``emit_nvtx``, ``custom_device_types``
+    and ``with_flops`` are accepted as Paddle spells them and change nothing here (ops are
+    timed on the host only)."""
 
     def __init__(self, *, targets=None, scheduler=None, on_trace_ready=None, record_shapes=False,
                  profile_memory=False, timer_only=False, emit_nvtx=False, custom_device_types=(),

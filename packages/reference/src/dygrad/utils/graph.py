@@ -16,7 +16,7 @@ import warnings
 from .._core import dtype as _dt
 from .._core.autograd import AccumulateGrad
 from .._core.program import Program, public_shape
-from .._core.tensor import Tensor
+from .._core.tensor import Parameter, Tensor
 
 _FORMATS = (None, "dot", "text", "svg", "png")
 
@@ -104,7 +104,7 @@ def _tensor_items(t):
 
 
 def _leaf_title(t) -> str:
-    kind = "param" if type(t).__name__.endswith("Parameter") else "leaf"
+    kind = "param" if isinstance(t, Parameter) else "leaf"
     return f"{kind} {t._name}" if t._name else kind
 
 
