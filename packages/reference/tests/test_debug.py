@@ -10,7 +10,7 @@ from dygrad._core import autograd as core_autograd
 from dygrad._core import dispatch
 from dygrad.autograd import AnomalyError, detect_anomaly, explain, step_backward, why_none
 
-pytestmark = pytest.mark.filterwarnings("ignore:(invalid value|divide by zero):RuntimeWarning")
+pytestmark = pytest.mark.filterwarnings("ignore:(invalid value|divide by zero|overflow):RuntimeWarning")
 
 
 class Block(paddle.nn.Layer):
@@ -99,6 +99,14 @@ def test_check_nan_inf_flag():
         paddle.set_flags({"FLAGS_check_nan_inf": 0})
     assert np.isnan(paddle.sqrt(x).numpy()[0])  # off: no check
     assert dispatch.debug_hook() is None
+
+
+def test_anomaly_in_an_inplace_op():
+    x = paddle.to_tensor([1.0, 3e38])
+    with pytest.raises(AnomalyError, match="op 'scale' produced 1 Inf") as info:
+        with detect_anomaly():
+            x.scale_(10.0)
+    assert info.value.phase == "forward"
 
 
 def test_flags_errors():

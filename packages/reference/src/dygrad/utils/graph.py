@@ -173,7 +173,8 @@ _SHAPES = {"op": "box", "leaf": "ellipse", "var": "ellipse", "const": "note", "o
 
 def _dot(items) -> str:
     nodes, edges = items
-    out = ["digraph dygrad {", '  rankdir=BT;', '  node [fontname="Helvetica", fontsize=10];']
+    out = ["digraph dygrad {", "  rankdir=BT;", '  node [fontname="Helvetica", fontsize=10];',
+           '  edge [fontname="Helvetica", fontsize=9];']
     for nid, kind, title, lines in nodes:
         label = "\\n".join(_escape(s) for s in (title, *lines))
         style = ', style="dashed"' if kind == "const" else ', style="filled", fillcolor="lightblue"' \
