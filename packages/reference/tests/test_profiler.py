@@ -95,3 +95,17 @@ def test_profiler_errors():
         profiler.Profiler(scheduler=5)
     with pytest.raises(ValueError, match="format='json'"):
         profiler.Profiler().export("x.pb", format="pb")
+
+
+@pytest.mark.filterwarnings("ignore:invalid value:RuntimeWarning")
+def test_profiler_and_anomaly_mode_together():
+    x = paddle.to_tensor([1.0, 4.0])
+    with profiler.Profiler() as prof:
+        with paddle.autograd.detect_anomaly():
+            paddle.sqrt(x)
+            with pytest.raises(paddle.autograd.AnomalyError):
+                paddle.log(x - 2)  # log(-1) is NaN
+        paddle.exp(x)  # anomaly mode is off again, the profiler still records
+    assert dispatch.debug_hook() is None
+    calls = {name: n for name, n, *_ in prof.op_table()}
+    assert calls == {"sqrt": 1, "subtract": 1, "log": 1, "exp": 1}
