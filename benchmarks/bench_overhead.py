@@ -46,3 +46,31 @@ class OpOverheadNoGrad:
 
     def time_add(self, engine):
         self.a + self.b
+
+
+class AnomalyModeOverhead:
+    """The cost of anomaly mode (``detect_anomaly``, ``FLAGS_check_nan_inf``) on W1's ops:
+    "off" is the plain path (the mode swaps dispatch's apply in and out, so it costs nothing
+    when off), "on" checks every output for NaN/Inf and records each op's line and Layer."""
+
+    params = [ENGINES, ["off", "on"]]
+    param_names = ["engine", "anomaly"]
+
+    def setup(self, engine, anomaly):
+        self.paddle = framework(engine)
+        self.a, self.b = w1_paddle(self.paddle)
+        self.mode = self.paddle.autograd.detect_anomaly() if anomaly == "on" else None
+        if self.mode is not None:
+            self.mode.__enter__()
+
+    def teardown(self, engine, anomaly):
+        if self.mode is not None:
+            self.mode.__exit__(None, None, None)
+
+    def time_add(self, engine, anomaly):
+        """W1: ``c = a + b``."""
+        self.a + self.b
+
+    def time_forward_backward(self, engine, anomaly):
+        """``((a + b) * a).sum()`` built and walked back."""
+        ((self.a + self.b) * self.a).sum().backward()

@@ -23,13 +23,13 @@ from .tensor import *  # noqa: F401,F403
 from .tensor import __all__ as _tensor_all
 
 from . import (  # noqa: F401
-    autograd, callbacks, dataset, device, distributed, framework, hapi, io, jit, linalg,
-    metric, nn, optimizer, regularizer, static, vision)
+    autograd, callbacks, dataset, debug, device, distributed, framework, hapi, io, jit,
+    linalg, metric, nn, optimizer, profiler, regularizer, static, utils, vision)
 from .batch import batch
 from .autograd import grad
 from .device import is_compiled_with_cuda
 from .distributed import DataParallel
-from .framework import load, save
+from .framework import get_flags, load, save, set_flags
 from .hapi import *  # noqa: F401,F403  (Model, summary, flops)
 from .hapi import __all__ as _hapi_all
 from .nn.param_attr import ParamAttr
@@ -44,5 +44,5 @@ __all__ = ["__version__", "Tensor", "Parameter", "is_tensor", "no_grad", "enable
            "CPUPlace", "CUDAPlace", "CUDAPinnedPlace", "Place", "set_default_dtype",
            "get_default_dtype", "grad", "bool", "uint8", "int8", "int16", "int32", "int64",
            "float16", "float32", "float64", "complex64", "complex128", "dtype",
-           "save", "load", "ParamAttr", "batch", "enable_static", "disable_static",
-           "in_dynamic_mode", "DataParallel", *_hapi_all, *_tensor_all]
+           "save", "load", "set_flags", "get_flags", "ParamAttr", "batch", "enable_static",
+           "disable_static", "in_dynamic_mode", "DataParallel", *_hapi_all, *_tensor_all]

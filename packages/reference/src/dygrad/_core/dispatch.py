@@ -38,6 +38,7 @@ _ensure = np.asarray
 
 
 _static = None  # static mode's hooks (dygrad._core.program), None in eager mode
+_debug = None  # a debugging mode's wrapper (dygrad.debug), None when off
 
 
 def _use_engine(engine):
@@ -45,9 +46,13 @@ def _use_engine(engine):
     _kernels = engine.kernels
     _array_type = engine.array_type
     _ensure = engine.ensure
-    fast = (engine.fast_paths or {}) if _static is None else {}  # static mode: the hooks win
+    # static and debugging modes: the hooks win
+    fast = (engine.fast_paths or {}) if _static is None and _debug is None else {}
     for name, fn in REFERENCE_PATHS.items():  # the engine's compiled equivalents, if any
         globals()[name] = fast.get(name, fn)
+    if _debug is not None:
+        for name, fn in DEBUG_PATHS.items():
+            globals()[name] = _debug(name, fn)
 
 
 def set_static_hooks(hooks):
@@ -57,6 +62,22 @@ def set_static_hooks(hooks):
     _static = hooks
     from .engine import current
     _use_engine(current())
+
+
+def set_debug_hook(hook):
+    """A debugging mode (anomaly detection, the profiler): while ``hook`` is set, ``apply``
+    and ``apply_inplace`` are ``hook(name, reference_function)`` and every engine fast path
+    steps aside (the engine is selected again, so autograd's walk follows); None restores
+    them. Nothing is checked per op: a mode that is off costs nothing."""
+    global _debug
+    _debug = hook
+    from .engine import get_engine, set_engine
+    set_engine(get_engine())
+
+
+def debug_hook():
+    """The debugging mode's wrapper, None when no mode is on (engines read it)."""
+    return _debug
 
 
 def _tensor_cls():
@@ -363,4 +384,6 @@ Tensor = None  # set by install_operators (tensor.py imports this module first)
 # The meaning of the functions an engine may replace by compiled equivalents
 # (``Engine.fast_paths``): callers reach them through this module's globals.
 REFERENCE_PATHS = {"apply": apply, "binary": binary}
+# What a debugging mode wraps (set_debug_hook).
+DEBUG_PATHS = {"apply": apply, "apply_inplace": apply_inplace}
 on_engine_change(_use_engine)

@@ -10,10 +10,14 @@ from .._core.autograd import enable_grad, is_grad_enabled, no_grad, set_grad_ena
 from .._core.creation import to_tensor
 from .._core.dispatch import ops
 from .._core.tensor import Tensor
+from .anomaly import AnomalyError, detect_anomaly
+from .explain import Reason, explain, why_none
 from .py_layer import PyLayer, PyLayerContext
+from .stepping import BackwardStep, step_backward
 
 __all__ = ["backward", "grad", "PyLayer", "PyLayerContext", "no_grad", "enable_grad",
-           "set_grad_enabled", "is_grad_enabled"]
+           "set_grad_enabled", "is_grad_enabled", "detect_anomaly", "AnomalyError", "explain",
+           "why_none", "Reason", "step_backward", "BackwardStep"]
 
 
 def _as_list(x, what):

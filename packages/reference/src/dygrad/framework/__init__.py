@@ -1,5 +1,6 @@
-"""paddle.framework: saving and loading (paddle.save / paddle.load)."""
+"""paddle.framework: saving and loading (paddle.save / paddle.load), global flags."""
 
+from .flags import get_flags, set_flags
 from .io import load, save
 
-__all__ = ["save", "load"]
+__all__ = ["save", "load", "set_flags", "get_flags"]

@@ -13,7 +13,7 @@ from .._core import dispatch as _dispatch
 from .._core import dtype as _dt
 from .._core.autograd import grad_mode
 from .._core.creation import to_tensor
-from .._core.dispatch import apply_inplace, ops
+from .._core.dispatch import ops
 from .._core.optable import TABLE, Meta
 from .._core.printing import set_printoptions
 from .._core.tensor import Tensor
@@ -243,7 +243,7 @@ def _write(x, value, api="assign"):
             f"under dygrad.no_grad()")
     op = TABLE["assign_out"]
     op.infer_meta(Meta(x._data.shape, x._data.dtype), Meta(value._data.shape, value._data.dtype))
-    return apply_inplace(op, x, value)
+    return _dispatch.apply_inplace(op, x, value)
 
 
 def clone(x, name=None):

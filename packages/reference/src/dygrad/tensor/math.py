@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._core import dispatch as _dispatch
-from .._core.dispatch import apply_inplace, as_operands, ops
+from .._core.dispatch import as_operands, ops
 from .._core.optable import TABLE
 from .._core.tensor import Tensor
 from .reduce import check_tensor
@@ -206,23 +206,23 @@ def _float_inplace(api, x):
 
 def add_(x, y, name=None):
     """x += y in place (y broadcasts to x's shape)."""
-    return apply_inplace(TABLE["add"], x, _operand_like("add_", x, y))
+    return _dispatch.apply_inplace(TABLE["add"], x, _operand_like("add_", x, y))
 
 
 def subtract_(x, y, name=None):
     """x -= y in place (y broadcasts to x's shape)."""
-    return apply_inplace(TABLE["subtract"], x, _operand_like("subtract_", x, y))
+    return _dispatch.apply_inplace(TABLE["subtract"], x, _operand_like("subtract_", x, y))
 
 
 def multiply_(x, y, name=None):
     """x *= y in place (y broadcasts to x's shape)."""
-    return apply_inplace(TABLE["multiply"], x, _operand_like("multiply_", x, y))
+    return _dispatch.apply_inplace(TABLE["multiply"], x, _operand_like("multiply_", x, y))
 
 
 def scale_(x, scale=1.0, bias=0.0, bias_after_scale=True, act=None, name=None):
     """x = x * scale + bias (or (x + bias) * scale) in place; as in Paddle, act is ignored."""
     check_tensor("scale_", x)
-    return apply_inplace(TABLE["scale"], x, scale=float(_number("scale_", scale, "scale")),
+    return _dispatch.apply_inplace(TABLE["scale"], x, scale=float(_number("scale_", scale, "scale")),
                          bias=float(_number("scale_", bias, "bias")),
                          bias_after_scale=bool(bias_after_scale))
 
@@ -234,42 +234,42 @@ def clip_(x, min=None, max=None, name=None):
     if to_float:
         raise TypeError(f"clip_: x has dtype {x.dtype.name}, so its bounds must be integers, got "
                         f"min={lo} and max={hi}")
-    return apply_inplace(TABLE["clip"], x, min=lo, max=hi)
+    return _dispatch.apply_inplace(TABLE["clip"], x, min=lo, max=hi)
 
 
 def exp_(x, name=None):
     """x = exp(x) in place (x must be floating-point)."""
-    return apply_inplace(TABLE["exp"], _float_inplace("exp_", x))
+    return _dispatch.apply_inplace(TABLE["exp"], _float_inplace("exp_", x))
 
 
 def sqrt_(x, name=None):
     """x = sqrt(x) in place (x must be floating-point)."""
-    return apply_inplace(TABLE["sqrt"], _float_inplace("sqrt_", x))
+    return _dispatch.apply_inplace(TABLE["sqrt"], _float_inplace("sqrt_", x))
 
 
 def tanh_(x, name=None):
     """x = tanh(x) in place (x must be floating-point)."""
-    return apply_inplace(TABLE["tanh"], _float_inplace("tanh_", x))
+    return _dispatch.apply_inplace(TABLE["tanh"], _float_inplace("tanh_", x))
 
 
 def reciprocal_(x, name=None):
     """x = 1 / x in place (x must be floating-point)."""
-    return apply_inplace(TABLE["reciprocal"], _float_inplace("reciprocal_", x))
+    return _dispatch.apply_inplace(TABLE["reciprocal"], _float_inplace("reciprocal_", x))
 
 
 def floor_(x, name=None):
     """x = floor(x) in place."""
     check_tensor("floor_", x)
-    return apply_inplace(TABLE["floor"], x)
+    return _dispatch.apply_inplace(TABLE["floor"], x)
 
 
 def ceil_(x, name=None):
     """x = ceil(x) in place."""
     check_tensor("ceil_", x)
-    return apply_inplace(TABLE["ceil"], x)
+    return _dispatch.apply_inplace(TABLE["ceil"], x)
 
 
 def round_(x, decimals=0, name=None):
     """x rounded to ``decimals`` places in place, halves to even."""
     check_tensor("round_", x)
-    return apply_inplace(TABLE["round"], x, decimals=int(decimals))
+    return _dispatch.apply_inplace(TABLE["round"], x, decimals=int(decimals))
