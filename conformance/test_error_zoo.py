@@ -2,10 +2,8 @@
 every installed engine. An error must keep Paddle's exception type and carry, in its
 message, the shapes/dtypes involved, the layer path when raised inside a Layer, the user's
 file:line (the line marked ``# ERROR``), and for backward errors the forward line that
-recorded the op; every engine must raise the same type with the same text.
-
-The accelerated engine records a node's forward line only with DYGRAD_RECORD_ORIGIN=1
-(the reference engine always does): these tests switch it on, so both must agree.
+recorded the op; every engine must raise the same type with the same text (each engine
+records the forward line by default, so nothing is switched on here).
 """
 
 import importlib.util
@@ -15,19 +13,16 @@ import warnings
 import pytest
 
 import dygrad
-from dygrad._core import errors
 
 ZOO = pathlib.Path(__file__).parent / "error_zoo"
 PROGRAMS = sorted(p.stem for p in ZOO.glob("*.py"))
 
 
 @pytest.fixture(autouse=True)
-def record_origin():
-    before_engine, before = dygrad.get_engine(), errors.flags.record_origin
-    errors.set_record_origin(True)
+def restore_engine():
+    before = dygrad.get_engine()
     yield
-    errors.set_record_origin(before)
-    dygrad.set_engine(before_engine)
+    dygrad.set_engine(before)
 
 
 def _load(name):

@@ -4,6 +4,7 @@ Layer.__call__ and backward, trimmed tracebacks, and the plain-container warning
 import sys
 import traceback
 import warnings
+import weakref
 
 import pytest
 
@@ -126,12 +127,7 @@ def test_backward_error_names_op_and_forward_line(engine):
         x.stop_gradient = False
         return paddle.exp(x)
 
-    before = errors.flags.record_origin
-    errors.set_record_origin(True)
-    try:
-        y = forward()
-    finally:
-        errors.set_record_origin(before)
+    y = forward()
     y.scale_(2.0)
     exc = _raise(lambda: y.sum().backward())
     msg = str(exc)
@@ -139,20 +135,72 @@ def test_backward_error_names_op_and_forward_line(engine):
     assert f"[created at] {_line_of(forward, 'paddle.exp')} in forward: return paddle.exp(x)" in msg
 
 
-def test_origin_recording(engine):
+def _mul_by_two(x):
+    return x * 2  # the forward line
+
+
+def test_origin_recorded_by_default(engine):
     x = paddle.ones([2])
     x.stop_gradient = False
-    y = x * 2  # the reference engine always records; the accelerated one only when asked
+    y = _mul_by_two(x)
+    site = errors.origin_site(y._grad_fn.origin)
+    assert site == f"{_line_of(_mul_by_two, 'x * 2')} in _mul_by_two: return x * 2  # the forward line"
     loss = (y * y).sum()
     loss.backward()
-    msg = str(_raise(loss.backward))
-    if engine == "reference" or errors.flags.record_origin:
-        assert errors.origin_site(y._grad_fn.origin).endswith(
-            "y = x * 2  # the reference engine always records; the accelerated one only when asked")
+    assert "[created at] " + HERE in str(_raise(loss.backward))
+
+
+def test_engines_record_the_same_origin():
+    """The accelerated engine's compiled frame walk finds what errors.creation_site finds."""
+    if "accelerated" not in paddle.available_engines():
+        pytest.skip("the accelerated engine is not installed")
+    before = paddle.get_engine()
+    origins = {}
+    try:
+        for engine in ("reference", "accelerated"):
+            paddle.set_engine(engine)
+            x = paddle.ones([2])
+            x.stop_gradient = False
+            origins[engine] = [_mul_by_two(x)._grad_fn.origin for _ in range(2)]
+    finally:
+        paddle.set_engine(before)
+    assert origins["reference"] == origins["accelerated"]
+    assert origins["reference"][0][0] is _mul_by_two.__code__
+
+
+def test_origin_keeps_no_frame(engine):
+    """A node keeps the code and offset of its line, not the frame (whose locals would live on)."""
+    class Big:
+        pass
+
+    def forward(x):
+        local = Big()
+        return x * 2, weakref.ref(local)
+
+    x = paddle.ones([2])
+    x.stop_gradient = False
+    y, local = forward(x)
+    assert y._grad_fn.origin[0] is forward.__code__
+    assert local() is None
+
+
+def test_origin_recording_switch(engine):
+    x = paddle.ones([2])
+    x.stop_gradient = False
+    errors.set_record_origin(False)
+    try:
+        y = paddle.exp(x)
+    finally:
+        errors.set_record_origin(True)
+    exp_node = y._grad_fn
+    y.scale_(2.0)  # exp saved its output: its backward refuses
+    msg = str(_raise(lambda: y.sum().backward()))
+    assert "[backward of] paddle.exp" in msg
+    if engine == "reference":  # the reference engine always records
         assert "[created at] " + HERE in msg
     else:
-        assert getattr(y._grad_fn, "origin", None) is None
-        assert "[created at] not recorded on this engine; run with DYGRAD_RECORD_ORIGIN=1" in msg
+        assert exp_node.origin is None
+        assert "[created at] not recorded (no user code above the op, or recording was off" in msg
 
 
 def test_annotate_once():

@@ -19,6 +19,7 @@ so the last frames shown are the user's.
 
 from __future__ import annotations
 
+import functools
 import linecache
 import os
 import sys
@@ -259,7 +260,8 @@ def backward_failed(exc, node):
     if node is not None and hasattr(node, "op"):
         origin = getattr(node, "origin", None)
         created = origin_site(origin) if origin is not None else (
-            "not recorded on this engine; run with DYGRAD_RECORD_ORIGIN=1 to record it")
+            "not recorded (no user code above the op, or recording was off: "
+            "errors.set_record_origin(False) / DYGRAD_RECORD_ORIGIN=0)")
         annotate(exc, backward_of=api_name(node.op), created_at=created, at=at)
     else:
         annotate(exc, at=at)
@@ -273,15 +275,29 @@ def user_error(exc, hint=None):
     return exc
 
 
+def checks_arguments(fn):
+    """Decorate a public API (a constructor, ...) whose own checks refuse arguments before any
+    op runs: what they raise gets the user's line, as dispatch's errors do (free until then)."""
+    @functools.wraps(fn)
+    def checked(*args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except Exception as exc:
+            annotate(exc, at=caller_site(1))
+            _trim(exc)
+            raise
+    return checked
+
+
 # ---------------------------------------------------------------------------
-# Recording the forward line on the accelerated engine (a debug flag)
+# Recording the forward line (on by default; a switch for engines that can skip it)
 # ---------------------------------------------------------------------------
 
 class _Flags:
     __slots__ = ("record_origin",)
 
     def __init__(self):
-        self.record_origin = os.environ.get("DYGRAD_RECORD_ORIGIN") == "1"
+        self.record_origin = os.environ.get("DYGRAD_RECORD_ORIGIN") != "0"
 
 
 flags = _Flags()
@@ -295,8 +311,8 @@ def on_record_origin(fn):
 
 
 def set_record_origin(flag: bool):
-    """Record each node's forward line on engines that skip it by default (the reference
-    engine always records it)."""
+    """Whether each new node records its forward line (on unless DYGRAD_RECORD_ORIGIN=0).
+    The accelerated engine skips it when off; the reference engine always records it."""
     flags.record_origin = bool(flag)
     for fn in _listeners:
         fn(flags.record_origin)
@@ -306,7 +322,15 @@ def set_record_origin(flag: bool):
 # Uncaught errors
 # ---------------------------------------------------------------------------
 
+def _raised_by_dygrad(tb) -> bool:
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    return tb is not None and is_framework_file(tb.tb_frame.f_code.co_filename)
+
+
 def _excepthook(cls, exc, tb, _previous=sys.excepthook):
+    if isinstance(exc, BaseException) and "at" not in context(exc) and _raised_by_dygrad(tb):
+        annotate(exc, at=user_site_in_tb(tb))  # a check that no boundary saw
     tb = trim_traceback(tb) or tb
     if isinstance(exc, BaseException):
         exc.__traceback__ = tb  # the default hook prints the exception's own traceback
