@@ -26,6 +26,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._core import dispatch
+from .._core import errors as _errors
 from .._core import program as _program
 from .._core.autograd import no_grad
 from .._core.creation import to_array
@@ -56,6 +57,13 @@ class Optimizer:
 
     _accumulator_names: tuple = ()
 
+    def __init_subclass__(cls, **kwargs):
+        """dygrad's optimizers' constructors point their refusals at the user's line."""
+        super().__init_subclass__(**kwargs)
+        if "__init__" in cls.__dict__ and cls.__module__.startswith("dygrad."):
+            cls.__init__ = _errors.checks_arguments(cls.__init__)
+
+    @_errors.checks_arguments
     def __init__(self, learning_rate, parameters=None, weight_decay=None, grad_clip=None,
                  name=None):
         if parameters is None and _program.in_static_mode():
