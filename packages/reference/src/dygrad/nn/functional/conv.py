@@ -12,6 +12,7 @@ from __future__ import annotations
 import numbers
 
 from ... import tensor as T
+from ..._core import errors as _errors
 from ..._core.dispatch import ops
 from ..._core.ops.conv import FORMATS, channels_last, spatial, transpose_out_size
 from ._check import check_tensor
@@ -24,7 +25,8 @@ def as_tuple(value, n, api, arg) -> tuple:
     if isinstance(value, (list, tuple)) and len(value) == n and all(
             isinstance(v, numbers.Integral) and not isinstance(v, bool) for v in value):
         return tuple(int(v) for v in value)
-    raise ValueError(f"{api}: {arg} must be an int or a list of {n} ints, got {value!r}")
+    raise _errors.user_error(ValueError(
+        f"{api}: {arg} must be an int or a list of {n} ints, got {value!r}"))
 
 
 def resolve_padding(padding, nd, size, ksize, strides, data_format, api):
@@ -33,8 +35,9 @@ def resolve_padding(padding, nd, size, ksize, strides, data_format, api):
     if isinstance(padding, str):
         mode = padding.upper()
         if mode not in ("SAME", "VALID"):
-            raise ValueError(f"{api}: unknown padding {padding!r}; it can only be 'SAME' or "
-                             f"'VALID'")
+            raise _errors.user_error(ValueError(
+                f"{api}: unknown padding {padding!r}; it can only be 'SAME' or "
+                f"'VALID'"))
         if mode == "VALID":
             return ((0, 0),) * nd, False
         pairs = []
@@ -46,8 +49,9 @@ def resolve_padding(padding, nd, size, ksize, strides, data_format, api):
             isinstance(p, (list, tuple)) for p in padding):
         outer = (0, -1) if channels_last(data_format) else (0, 1)
         if any(tuple(padding[i]) != (0, 0) for i in outer):
-            raise ValueError(f"{api}: non-zero padding {list(padding)} in the batch or channel "
-                             f"dimensions is not supported")
+            raise _errors.user_error(ValueError(
+                f"{api}: non-zero padding {list(padding)} in the batch or channel "
+                f"dimensions is not supported"))
         inner = padding[1:-1] if channels_last(data_format) else padding[2:]
         flat = [v for pair in inner for v in pair]
     elif isinstance(padding, (list, tuple)) and len(padding) == 2 * nd and nd > 1:
@@ -58,20 +62,23 @@ def resolve_padding(padding, nd, size, ksize, strides, data_format, api):
         flat = [v for v in as_tuple(padding, nd, api, "padding") for _ in range(2)]
     flat = as_tuple(list(flat), 2 * nd, api, "padding")
     if min(flat) < 0:
-        raise ValueError(f"{api}: padding must be >= 0, got {padding!r}")
+        raise _errors.user_error(ValueError(
+            f"{api}: padding must be >= 0, got {padding!r}"))
     return tuple(zip(flat[0::2], flat[1::2])), False
 
 
 def _check_format(data_format, nd, api):
     if data_format not in FORMATS[nd]:
-        raise ValueError(f"{api}: data_format must be one of {FORMATS[nd]}, got "
-                         f"{data_format!r}")
+        raise _errors.user_error(ValueError(
+            f"{api}: data_format must be one of {FORMATS[nd]}, got "
+            f"{data_format!r}"))
 
 
 def _check_rank(x, nd, api, data_format):
     if x.ndim != nd + 2:
-        raise ValueError(f"{api}: x must be a {nd + 2}-D tensor ({data_format}), got shape "
-                         f"{x.shape}")
+        raise _errors.user_error(ValueError(
+            f"{api}: x must be a {nd + 2}-D tensor ({data_format}), got shape "
+            f"{x.shape}"))
 
 
 def _add_bias(out, bias, data_format, api):
@@ -91,8 +98,9 @@ def _conv_nd(nd, api, x, weight, bias, stride, padding, dilation, groups, data_f
     strides = as_tuple(stride, nd, api, "stride")
     dilations = as_tuple(dilation, nd, api, "dilation")
     if weight.ndim != nd + 2:
-        raise ValueError(f"{api}: weight must be a {nd + 2}-D tensor [out_channels, "
-                         f"in_channels / groups, *kernel_size], got shape {weight.shape}")
+        raise _errors.user_error(ValueError(
+            f"{api}: weight must be a {nd + 2}-D tensor [out_channels, "
+            f"in_channels / groups, *kernel_size], got shape {weight.shape}"))
     paddings, same = resolve_padding(padding, nd, spatial(x.shape, data_format),
                                      weight.shape[2:], strides, data_format, api)
     if same:
@@ -122,12 +130,14 @@ def conv3d(x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1,
 def _as_2d(x, weight, padding, stride, dilation, data_format, api):
     """A 1-D call's arguments for the 2-D op: an axis of size 1 before L."""
     if data_format not in ("NCL", "NLC"):
-        raise ValueError(f"{api}: data_format must be 'NCL' or 'NLC', got {data_format!r}")
+        raise _errors.user_error(ValueError(
+            f"{api}: data_format must be 'NCL' or 'NLC', got {data_format!r}"))
     check_tensor(x, api)
     check_tensor(weight, api, "weight")
     _check_rank(x, 1, api, data_format)
     if weight.ndim != 3:
-        raise ValueError(f"{api}: weight must be a 3-D tensor, got shape {weight.shape}")
+        raise _errors.user_error(ValueError(
+            f"{api}: weight must be a 3-D tensor, got shape {weight.shape}"))
     fmt = "NHWC" if data_format == "NLC" else "NCHW"
     axis = 1 if data_format == "NLC" else 2
     if not isinstance(padding, str):
@@ -154,8 +164,9 @@ def _transpose_nd(api, x, weight, bias, stride, padding, output_padding, dilatio
     _check_format(data_format, 2, api)
     _check_rank(x, 2, api, data_format)
     if weight.ndim != 4:
-        raise ValueError(f"{api}: weight must be a 4-D tensor [in_channels, out_channels / "
-                         f"groups, kh, kw], got shape {weight.shape}")
+        raise _errors.user_error(ValueError(
+            f"{api}: weight must be a 4-D tensor [in_channels, out_channels / "
+            f"groups, kh, kw], got shape {weight.shape}"))
     strides = as_tuple(stride, 2, api, "stride")
     dilations = as_tuple(dilation, 2, api, "dilation")
     size, ksize = spatial(x.shape, data_format), tuple(weight.shape[2:])
@@ -167,12 +178,14 @@ def _transpose_nd(api, x, weight, bias, stride, padding, output_padding, dilatio
     if output_size is None:
         extra = as_tuple(output_padding, 2, api, "output_padding")
         if any(e >= max(s, d) or e < 0 for e, s, d in zip(extra, strides, dilations)):
-            raise ValueError(f"{api}: output_padding {list(extra)} must be >= 0 and smaller "
-                             f"than stride {list(strides)} or dilation {list(dilations)}")
+            raise _errors.user_error(ValueError(
+                f"{api}: output_padding {list(extra)} must be >= 0 and smaller "
+                f"than stride {list(strides)} or dilation {list(dilations)}"))
         out_size = tuple(a + e for a, e in zip(least, extra))
     else:
         if output_padding not in (0, [0, 0], (0, 0)):
-            raise ValueError(f"{api}: output_padding and output_size cannot both be given")
+            raise _errors.user_error(ValueError(
+                f"{api}: output_padding and output_size cannot both be given"))
         out_size = as_tuple(list(output_size) if isinstance(output_size, (list, tuple))
                             else output_size, 2, api, "output_size")
     transpose_out_size(api, size, ksize, strides, paddings, dilations, out_size)
