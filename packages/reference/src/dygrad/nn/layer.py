@@ -100,6 +100,12 @@ class Layer:
     """Base class of layers and models: subclasses create parameters and sublayers in
     ``__init__`` (after ``super().__init__()``) and compute in ``forward``."""
 
+    def __init_subclass__(cls, **kwargs):
+        """dygrad's layers' constructors point their refusals at the user's line."""
+        super().__init_subclass__(**kwargs)
+        if "__init__" in cls.__dict__ and cls.__module__.startswith("dygrad."):
+            cls.__init__ = _errors.checks_arguments(cls.__init__)
+
     def __init__(self, name_scope=None, dtype="float32"):
         self.training = True
         if name_scope is None:
