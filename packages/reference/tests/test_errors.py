@@ -95,6 +95,30 @@ def test_excepthook_trims(capsys, monkeypatch):
     assert HERE in err and "dygrad/_core" not in err and "ValueError: reshape" in err
 
 
+def test_excepthook_adds_the_user_line(capsys):
+    def user():
+        return paddle.ones("a")  # a check before dispatch, caught by no boundary
+    exc = _raise(user)
+    assert "[at]" not in str(exc)
+    errors._excepthook(type(exc), exc, exc.__traceback__, _previous=sys.__excepthook__)
+    assert f"[at] {_line_of(user, 'paddle.ones')} in user: " in capsys.readouterr().err
+    mine = _raise(lambda: int("x"))  # raised outside dygrad: left as it is
+    errors._excepthook(type(mine), mine, mine.__traceback__, _previous=sys.__excepthook__)
+    assert "[at]" not in capsys.readouterr().err
+
+
+def test_constructor_errors_name_the_user_line():
+    class Net(nn.Layer):
+        def __init__(self):
+            super().__init__()
+            self.fc = nn.Linear(3, -1)
+
+    assert f"[at] {_line_of(Net.__init__, 'nn.Linear(3, -1)')} in __init__" in str(_raise(Net))
+    exc = _raise(lambda: paddle.optimizer.SGD(parameters=nn.Linear(2, 2)))
+    assert str(exc).startswith("'Linear' object is not iterable\n  [at] " + HERE)
+    assert not hasattr(Net.__init__, "__wrapped__")  # a user's Layer is left as written
+
+
 def test_user_exception_types_are_left_alone():
     class MyError(Exception):
         pass

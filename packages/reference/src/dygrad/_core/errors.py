@@ -283,7 +283,7 @@ def checks_arguments(fn):
         try:
             return fn(*args, **kwargs)
         except Exception as exc:
-            annotate(exc, at=caller_site(1))
+            annotate(exc, at=user_site_in_tb(exc.__traceback__) or caller_site(1))
             _trim(exc)
             raise
     return checked
