@@ -24,9 +24,11 @@ cpdef enum Activation:
 
 cdef enum:
     # a team of threads costs more than it saves below these many elements: the cheap
-    # passes (bias and relu, sums) are bound by memory, sigmoid by its exp
+    # passes (bias and relu, sums) are bound by memory, sigmoid by its exp (softmax's
+    # threshold: on a busy machine a smaller team's wait for a descheduled thread cost
+    # three times the work, a W2 [64, 256] sigmoid 1245 us against 410 us on one thread)
     PARALLEL_MIN = 65536
-    PARALLEL_MIN_TRANSCENDENTAL = 8192
+    PARALLEL_MIN_TRANSCENDENTAL = 32768
     BLOCK = 256  # columns summed, or dropout's elements, at a time
 
 
