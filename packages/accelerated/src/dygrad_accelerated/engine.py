@@ -14,11 +14,21 @@ from dygrad._core.engine import Engine
 from dygrad._core.optable import TABLE
 from dygrad.kernels import KERNELS as REFERENCE_KERNELS
 
-from . import cpu_conv, cpu_elementwise, cpu_loss, cpu_nn, cpu_norm, cpu_optimizer, fastpath, numpy_kernels
+from . import (
+    cpu_conv,
+    cpu_elementwise,
+    cpu_fused,
+    cpu_loss,
+    cpu_nn,
+    cpu_norm,
+    cpu_optimizer,
+    fastpath,
+    numpy_kernels,
+)
 from .gpu import CudaPlacement
 
 CYTHON = {**cpu_nn.KERNELS, **cpu_conv.KERNELS, **cpu_loss.KERNELS, **cpu_norm.KERNELS,
-          **cpu_optimizer.KERNELS, **cpu_elementwise.KERNELS}
+          **cpu_optimizer.KERNELS, **cpu_elementwise.KERNELS, **cpu_fused.KERNELS}
 
 
 def _build():
