@@ -77,7 +77,10 @@ def test_traceback_ends_in_user_frames(monkeypatch):
     exc = _raise(lambda: Outer()(paddle.ones([3, 5])))
     frames = traceback.extract_tb(exc.__traceback__)
     assert frames[-1].filename == HERE and frames[-1].name == "forward"
-    assert all(not errors.is_framework_file(f.filename) for f in frames)
+    framework = [f.name for f in frames if errors.is_framework_file(f.filename)]
+    # Python 3.10 re-raises from the outermost Layer's handler, whose frame stays (the
+    # excepthook's display drops it); 3.11+ keeps the trimmed traceback as it is
+    assert framework == ([] if errors.BARE_RAISE_KEEPS_TRIM else ["__call__"])
 
 
 def test_full_traceback_keeps_framework_frames(monkeypatch):

@@ -98,6 +98,7 @@ cdef object _kernels, _array_type, _ensure, _Tensor, _Node, _grad_mode
 cdef object _explain, _wrap_outputs, _ref_apply, _as_operands
 cdef object _ref_run_backward, _AccumulateGrad, _BackwardError, _zeros
 cdef object _backward_failed
+cdef bint _bare_raise_keeps_trim = True
 cdef bint _record_origin = False
 cdef object _new = object.__new__
 from weakref import ref as _weakref
@@ -117,9 +118,10 @@ def configure(kernels, array_type, ensure):
     """Bind the engine's kernels and the reference classes and functions (once per engine)."""
     global _kernels, _array_type, _ensure, _Tensor, _Node, _grad_mode
     global _explain, _wrap_outputs, _ref_apply, _as_operands, _AccumulateGrad
-    global _backward_failed, _framework_files, _is_framework_file
+    global _backward_failed, _framework_files, _is_framework_file, _bare_raise_keeps_trim
     from dygrad._core import autograd, dispatch, errors
     _backward_failed = errors.backward_failed
+    _bare_raise_keeps_trim = errors.BARE_RAISE_KEEPS_TRIM
     _framework_files, _is_framework_file = errors._framework_files, errors.is_framework_file
     from dygrad._core.tensor import Tensor
     _kernels, _array_type, _ensure = kernels, array_type, ensure
@@ -496,6 +498,8 @@ def run_backward(roots, root_grads, retain_graph=False, create_graph=False,
                     ready.append(child)
     except Exception as exc:  # name the op and the forward line that recorded it
         _backward_failed(exc, node)
-        raise
+        if _bare_raise_keeps_trim:
+            raise
+        raise exc
     finally:
         _grad_mode.enabled = prev_mode

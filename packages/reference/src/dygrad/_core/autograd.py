@@ -451,7 +451,9 @@ def run_backward(roots, root_grads, retain_graph=False, create_graph=False,
                     ready.append(child)
     except Exception as exc:  # name the op and the forward line that recorded it
         _errors.backward_failed(exc, node)
-        raise
+        if _errors.BARE_RAISE_KEEPS_TRIM:
+            raise
+        raise exc
     finally:
         grad_mode.enabled = prev_mode
 

@@ -182,6 +182,12 @@ def context(exc) -> dict:
     return dict(exc.__dict__.get("_dygrad_context", {})) if hasattr(exc, "__dict__") else {}
 
 
+# After a handler trimmed ``exc.__traceback__``, a bare ``raise`` re-raises the trimmed one from
+# Python 3.11 on, but the traceback ``exc`` was caught with on 3.10: there the handler re-raises
+# ``exc`` itself (adding its own frame, which the next trim drops).
+BARE_RAISE_KEEPS_TRIM = sys.version_info >= (3, 11)
+
+
 def trim_traceback(tb):
     """``tb`` without dygrad's frames (None when only those are left; unchanged with
     DYGRAD_FULL_TRACEBACK=1)."""
@@ -285,7 +291,9 @@ def checks_arguments(fn):
         except Exception as exc:
             annotate(exc, at=user_site_in_tb(exc.__traceback__) or caller_site(1))
             _trim(exc)
-            raise
+            if BARE_RAISE_KEEPS_TRIM:
+                raise
+            raise exc
     return checked
 
 

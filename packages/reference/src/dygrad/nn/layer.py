@@ -138,7 +138,9 @@ class Layer:
                     outputs = result
         except Exception as exc:  # name the layer path (MyNet.block2.fc) in the message
             _errors.layer_failed(exc, self)
-            raise
+            if _errors.BARE_RAISE_KEEPS_TRIM:
+                raise
+            raise exc
         return outputs
 
     @staticmethod
