@@ -37,7 +37,7 @@ class Runner:
     """How ``program`` runs for one fetch list, the sizes fed for -1 dimensions and the
     current engine and pass settings: its compiled plan's function called directly (the
     feeds and persistables given are always all there), or the interpreter (a plan with
-    control flow). ``current()`` tells whether it still fits."""
+    control flow). ``fits()`` tells whether it still does."""
 
     __slots__ = ("program", "todo", "fetch", "sizes", "eng", "passes", "compiled")
 
@@ -49,7 +49,7 @@ class Runner:
             todo.compiled = _Compiled.of(program, todo, fetch, sizes, self.eng) or False
         self.compiled = todo.compiled
 
-    def current(self) -> bool:
+    def fits(self) -> bool:
         return self.eng is current() and self.passes == passes_version()
 
     def __call__(self, env, values):
@@ -139,7 +139,7 @@ class PartialProgram:
         when ``need``) and of the gradient ops, for these sizes of the -1 dimensions."""
         key = (need, sizes)
         runners = self._runners.get(key)
-        if runners is None or not runners[0].current():
+        if runners is None or not runners[0].fits():
             fetch = self.out_names + self.saved if need else self.out_names
             runners = self._runners[key] = (
                 Runner(self.forward, fetch, sizes),
