@@ -212,6 +212,56 @@ def test_cache_by_shape_dtype_and_python_arguments():
     assert len(calls) == 4 and len(sf._cache) == 4
 
 
+def test_tensor_only_calls_share_the_cache_with_other_calls():
+    calls = []
+
+    def f(x, y):
+        calls.append(1)
+        return x + y
+    sf = paddle.jit.to_static(f)
+    a, b = paddle.to_tensor(_x()), paddle.to_tensor(_x(seed=1))
+    sf(a, b)
+    sf(a, y=b)  # a keyword argument: another signature
+    sf(a, b)
+    np.testing.assert_allclose(sf(x=a, y=b).numpy(), _x() + _x(seed=1))
+    assert len(calls) == 3 and len(sf._cache) == 3
+
+
+def test_runs_follow_the_pass_settings_and_a_retained_graph():
+    paddle.seed(2)
+    layer = nn.Sequential(nn.Linear(4, 6), nn.ReLU(), nn.Linear(6, 2))
+    eager = [p.numpy() for p in layer.parameters()]
+    static = paddle.jit.to_static(layer)
+    x = paddle.to_tensor(_x(), stop_gradient=False)
+    want = None
+    previous = paddle.static.set_passes()
+    try:
+        for fused in (True, False):
+            paddle.static.set_passes(bias_activation_fusion=fused)
+            out = static(x)
+            pp = next(iter(static.forward._cache.values()))
+            forward = next(iter(pp._runners.values()))[0]
+            types = [op.type for op in forward.todo.ops]
+            assert ("fused_linear_activation" in types) == fused
+            loss = (out * out).sum()
+            loss.backward(retain_graph=True)
+            loss.backward()  # the gradient program runs twice on what the forward kept
+            got = [x.grad.numpy()] + [p.grad.numpy() for p in layer.parameters()]
+            want = want or got
+            for a, b in zip(got, want):
+                np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
+            x.clear_grad()
+            layer.clear_gradients()
+    finally:
+        paddle.static.set_passes(**previous)
+    w1, b1, w2, b2 = eager
+    xv = _x()
+    h = np.maximum(xv @ w1 + b1, 0)
+    g = 2 * 2 * (h @ w2 + b2)  # two backward calls: twice d(sum(out^2))/d(out)
+    np.testing.assert_allclose(want[4], g.sum(0), rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(want[3], h.T @ g, rtol=1e-5, atol=1e-5)
+
+
 def value_break(x):
     y = x * 2
     v = float(y.sum())

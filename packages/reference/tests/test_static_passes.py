@@ -8,8 +8,8 @@ import dygrad as paddle
 from dygrad.static.passes import FusedChain, plan
 
 F = paddle.nn.functional
-PASSES = ["constant_folding", "bias_activation_fusion", "elementwise_fusion", "buffer_reuse",
-          "dead_op_elimination"]
+PASSES = ["constant_folding", "reshape_elimination", "bias_activation_fusion",
+          "elementwise_fusion", "buffer_reuse", "dead_op_elimination"]
 
 
 @pytest.fixture
@@ -84,6 +84,44 @@ def test_a_linear_whose_output_is_read_elsewhere_is_not_fused(static):
     ops = plan(main, [out.name], {2}).ops
     assert [op.type for op in ops] == ["fused_linear_activation", "fused(relu, add)"]
     assert ops[0].attrs["activation"] == "none"  # the relu stays apart: 'pre' has two readers
+
+
+def test_reshape_elimination_on_known_shapes(static):
+    main, startup = static
+    startup.random_seed = 5
+    x = paddle.static.data("x", [6, 5], "float32")   # known batch: the gradient's reshapes
+    y = paddle.static.data("y", [6, 1], "float32")   # are all known too
+    l1, l2 = paddle.nn.Linear(5, 7), paddle.nn.Linear(7, 1)
+    loss = F.mse_loss(l2(F.relu(l1(x))), y)
+    paddle.optimizer.SGD(learning_rate=0.05).minimize(loss)
+    kept = paddle.static.set_passes(reshape_elimination=False)
+    before = [op.type for op in plan(main, [loss.name]).ops]
+    paddle.static.set_passes(**kept)
+    ops = plan(main, [loss.name]).ops
+    assert "reshape" in before and "reshape" not in [op.type for op in ops]
+    sums = [op for op in ops if op.type == "sum"]
+    assert len(sums) == 2 and not any(op.attrs["keepdim"] for op in sums)  # the biases'
+    rng = np.random.default_rng(2)
+    feeds = [{"x": rng.normal(size=(6, 5)).astype("float32"),
+              "y": rng.normal(size=(6, 1)).astype("float32")} for _ in range(3)]
+    got = _with_and_without(main, startup, feeds, [loss, l1.bias, l2.weight],
+                            "reshape_elimination")
+    assert got[2][0] < got[0][0]
+
+
+def test_a_fetched_reshape_is_kept(static):
+    main, _ = static
+    x = paddle.static.data("x", [2, 3], "float32")
+    same = paddle.reshape(x, [2, 3])
+    flat = paddle.reshape(paddle.sum(same * 2.0, axis=0, keepdim=True), [3])
+    assert [op.type for op in plan(main, [flat.name]).ops] == ["multiply", "sum"]
+    assert [op.type for op in plan(main, [same.name, flat.name]).ops] == [
+        "reshape", "multiply", "sum"]
+    exe = paddle.static.Executor()
+    xv = np.arange(6, dtype="float32").reshape(2, 3)
+    got = exe.run(main, feed={"x": xv}, fetch_list=[same, flat])
+    np.testing.assert_allclose(got[0], xv)
+    np.testing.assert_allclose(got[1], (xv * 2).sum(axis=0))
 
 
 def test_elementwise_chains_run_as_one_step(static):

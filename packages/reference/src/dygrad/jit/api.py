@@ -111,18 +111,24 @@ class StaticFunction:
             return self._function(*self._args(args), **kwargs)
         if in_static_mode():  # inside another program: append this function's ops to it
             return convert_function(self._function)(*self._args(args), **kwargs)
-        layer = self._instance
-        count = itertools.count()
-        key = (_signature(args, self._input_spec, count),
-               _signature(kwargs, self._input_spec, count),
-               getattr(layer, "training", None))
+        training = getattr(self._instance, "training", None)
+        if not kwargs and self._input_spec is None and all(type(a) is Tensor for a in args):
+            # the common call, tensors only: the same key as _signature's, made directly
+            tensors = list(args)
+            key = (("tuple", tuple(("T", tuple(t._data.shape), str(t.dtype), t.stop_gradient)
+                                   for t in args)), ("dict", ()), training)
+        else:
+            tensors, count = None, itertools.count()
+            key = (_signature(args, self._input_spec, count),
+                   _signature(kwargs, self._input_spec, count), training)
         entry = self._cache.get(key)
         if entry is None or (entry is not _EAGER and entry.stale()):
             entry = self._cache[key] = self._build(args, kwargs)
         if entry is _EAGER:
             return self._function(*self._args(args), **kwargs)
-        tensors = []
-        _collect((args, kwargs), tensors)
+        if tensors is None:
+            tensors = []
+            _collect((args, kwargs), tensors)
         return rebuild(entry.structure, entry(tensors))
 
     def _build(self, args, kwargs):

@@ -20,7 +20,7 @@ from .._core.program import Block, Program, Variable, public_shape, variable_of
 from .._core.tensor import Tensor
 from ..static.backward import _walk
 from ..static.executor import _Compiled, _Run
-from ..static.passes import plan, reads, writes
+from ..static.passes import passes_version, plan, reads, writes
 
 
 def _view(program, ops, extra_vars=None):
@@ -33,21 +33,44 @@ def _view(program, ops, extra_vars=None):
     return view
 
 
+class Runner:
+    """How ``program`` runs for one fetch list, the sizes fed for -1 dimensions and the
+    current engine and pass settings: its compiled plan's function called directly (the
+    feeds and persistables given are always all there), or the interpreter (a plan with
+    control flow). ``fits()`` tells whether it still does."""
+
+    __slots__ = ("program", "todo", "fetch", "sizes", "eng", "passes", "compiled")
+
+    def __init__(self, program, fetch, sizes):
+        self.program, self.fetch, self.sizes = program, fetch, sizes
+        self.eng, self.passes = current(), passes_version()
+        self.todo = todo = plan(program, fetch, sizes, self.eng)
+        if todo.compiled is None:
+            todo.compiled = _Compiled.of(program, todo, fetch, sizes, self.eng) or False
+        self.compiled = todo.compiled
+
+    def fits(self) -> bool:
+        return self.eng is current() and self.passes == passes_version()
+
+    def __call__(self, env, values):
+        """The values of the fetch list after running on the fed arrays ``env`` and the
+        persistables ``values``; and what the run kept (``env``; None for a compiled
+        plan)."""
+        if self.compiled:
+            return self.compiled.run(env, values, self.eng, checked=False), None
+        env.update(self.todo.consts)
+        run = _Run(self.program, env, values, self.eng, self.sizes)
+        run.run_ops(self.todo.ops, self.todo.free)
+        block = self.program.global_block()  # a name of a branch that did not run has no value
+        return [run.read(block.vars[n]) if n in block.vars else env.get(n)
+                for n in self.fetch], env
+
+
 def run_plan(program, env, values, fetch, sizes=frozenset()):
     """The values of ``fetch`` after running ``program`` on the fed arrays ``env`` and the
     persistables ``values`` (``sizes``: those fed for -1 dimensions); and what the run
     kept (``env``; None for a compiled plan)."""
-    eng = current()
-    todo = plan(program, fetch, sizes, eng)
-    if todo.compiled is None:
-        todo.compiled = _Compiled.of(program, todo, fetch, sizes, eng) or False
-    if todo.compiled:
-        return todo.compiled.run(env, values, eng), None
-    env.update(todo.consts)
-    run = _Run(program, env, values, eng, sizes)
-    run.run_ops(todo.ops, todo.free)
-    block = program.global_block()  # a name of a branch that did not run has no value
-    return [run.read(block.vars[n]) if n in block.vars else env.get(n) for n in fetch], env
+    return Runner(program, fetch, sizes)(env, values)
 
 
 class PartialProgram:
@@ -56,6 +79,11 @@ class PartialProgram:
     def __init__(self, main, data, outputs, structure, capture):
         self.main, self.data, self.structure = main, data, structure
         self.bound = list(capture.bound.values())  # [(tensor, VarDesc)]
+        self.bound_names = [(d.name, t) for t, d in self.bound]
+        self.bound_tensors = [t for t, _ in self.bound]
+        # whether a bound tensor needs a gradient (when that changes, the program is stale)
+        self.bound_need = any(not d.stop_gradient for _, d in self.bound)
+        self._runners = {}  # (needs a gradient, sizes of -1 dims) -> (forward, backward)
         self.outputs = outputs  # output Variables, flat
         # (input, axis) of the -1 dimensions of InputSpecs: their sizes are fed per run
         self.unknown = [(i, j) for i, d in enumerate(data)
@@ -106,15 +134,27 @@ class PartialProgram:
         """Whether a bound tensor's stop_gradient changed since the program was built."""
         return any(t.stop_gradient != d.stop_gradient for t, d in self.bound)
 
+    def _runner(self, need, sizes) -> Runner:
+        """The cached Runners of the forward (outputs, and the values the gradient ops read
+        when ``need``) and of the gradient ops, for these sizes of the -1 dimensions."""
+        key = (need, sizes)
+        runners = self._runners.get(key)
+        if runners is None or not runners[0].fits():
+            fetch = self.out_names + self.saved if need else self.out_names
+            runners = self._runners[key] = (
+                Runner(self.forward, fetch, sizes),
+                Runner(self.backward, [n for _, n in self.grad_slots], sizes) if need else None)
+        return runners
+
     def __call__(self, tensors):
         env = {d.name: t._data for d, t in zip(self.data, tensors)}
-        values = {d.name: t._data for t, d in self.bound}
-        bound = [t for t, _ in self.bound]
+        values = {name: t._data for name, t in self.bound_names}
         need = (self.backward is not None and grad_mode.enabled
-                and any(not t.stop_gradient for t in (*tensors, *bound)))
-        fetch = self.out_names + self.saved if need else self.out_names
-        sizes = frozenset(tensors[i]._data.shape[j] for i, j in self.unknown)
-        results, kept = run_plan(self.forward, env, values, fetch, sizes)
+                and (self.bound_need or any(not t.stop_gradient for t in tensors)))
+        sizes = frozenset(tensors[i]._data.shape[j] for i, j in self.unknown) \
+            if self.unknown else frozenset()
+        forward, backward = self._runner(need, sizes)
+        results, kept = forward(env, values)
         for t, d in self.written:  # running statistics written by the program
             t._data[...] = values[d.name]
             t._bump()
@@ -123,19 +163,20 @@ class PartialProgram:
         if need:
             saved = env if kept is None else kept
             saved.update(zip(self.saved, results[n:]))
-            node = Node(self.row, {"state": (saved, values, sizes)}, [*tensors, *bound], outs)
+            node = Node(self.row, {"state": (saved, values, backward)},
+                        [*tensors, *self.bound_tensors], outs)
             for i in self.seed_index:
                 outs[i].stop_gradient = False
                 outs[i]._grad_fn, outs[i]._out_idx = node, i
         return outs
 
     def _grad(self, ctx, *grads):
-        saved, values, sizes = ctx.attrs["state"]
-        env = dict(saved)
+        env, values, backward = ctx.attrs["state"]
+        if not backward.compiled:  # the interpreter adds to and drops from its env
+            env = dict(env)
         for name, i in zip(self.seed_names, self.seed_index):
             env[name] = grads[i]._data
-        names = [n for _, n in self.grad_slots]
-        results, _ = run_plan(self.backward, env, values, names, sizes)
+        results, _ = backward(env, values)
         out = [None] * len(self.inputs)
         for (i, _), a in zip(self.grad_slots, results):
             if ctx.needs(i):

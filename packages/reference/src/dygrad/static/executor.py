@@ -339,15 +339,16 @@ class _Compiled:
         return namespace["plan"]
 
     # -- running -------------------------------------------------------------------
-    def run(self, env, values, eng):
+    def run(self, env, values, eng, checked=True):
         """The fetched values, after running the plan on the fed arrays ``env`` and the
-        scope's ``values``."""
-        for d in self.data:
-            if d.name not in env:
-                raise _no_value(d)
-        for d in self.persist_in:
-            if d.name not in values:
-                raise _no_value(d)
+        scope's ``values`` (``checked=False``: the caller knows they are all there)."""
+        if checked:
+            for d in self.data:
+                if d.name not in env:
+                    raise _no_value(d)
+            for d in self.persist_in:
+                if d.name not in values:
+                    raise _no_value(d)
         try:
             return self.fn(env, values, eng)
         except Exception as exc:

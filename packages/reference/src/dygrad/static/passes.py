@@ -6,6 +6,11 @@
   of its input (``full_like``, ``numel``, ``shape``; with the sizes fed for -1
   dimensions), runs once when the plan is made; its output becomes a constant (the
   gradient of a mean, say, is such a chain). Programs with control flow skip it;
+- **reshape elimination**: a ``reshape`` to the shape its input already has is dropped
+  (its readers read the input); ``sum(..., keepdim=True)`` whose only reader reshapes it
+  to the kept shape without the summed axes becomes one ``sum`` without keepdim; a
+  ``reshape`` that only adds leading 1s before a ``broadcast_to`` (its only reader) is
+  dropped (the gradients of ``mean`` and of a Linear's bias are such chains);
 - **bias+activation fusion**: ``matmul`` (x [..., K] by weight [K, N]), then ``add`` of a
   bias [N], then (optionally) ``relu``/``sigmoid``/``tanh``, whose intermediate results
   nothing else reads, become one ``fused_linear_activation`` op (a row of the op table);
@@ -26,7 +31,7 @@ import numpy as np
 from .._core.optable import TABLE
 from .._core.program import OpDesc, has_unknown, resolve_unknown
 
-_PASSES = {"dead_op_elimination": True, "constant_folding": True,
+_PASSES = {"dead_op_elimination": True, "constant_folding": True, "reshape_elimination": True,
            "bias_activation_fusion": True, "elementwise_fusion": True, "buffer_reuse": True}
 
 # ops whose output at each position depends only on their inputs at that position
@@ -38,18 +43,26 @@ ELEMENTWISE = frozenset(
 # ops that read only their input's shape and dtype
 SHAPE_ONLY = frozenset(("full_like", "numel", "shape"))
 ACTIVATIONS = {"relu": "relu", "sigmoid": "sigmoid", "tanh": "tanh"}
+_VERSION = [0]  # counts the changes of the settings
+
+
+def passes_version() -> int:
+    """A number that changes whenever :func:`set_passes` changes a setting."""
+    return _VERSION[0]
 
 
 def set_passes(**flags) -> dict:
     """Switch passes on or off (``dead_op_elimination``, ``constant_folding``,
-    ``bias_activation_fusion``, ``elementwise_fusion``, ``buffer_reuse``); returns the
-    previous settings, so ``set_passes(**previous)`` restores them."""
+    ``reshape_elimination``, ``bias_activation_fusion``, ``elementwise_fusion``,
+    ``buffer_reuse``); returns the previous settings, so ``set_passes(**previous)`` restores them."""
     unknown = sorted(set(flags) - set(_PASSES))
     if unknown:
         raise ValueError(f"set_passes: unknown passes {unknown}; the passes are "
                          f"{sorted(_PASSES)}")
     previous = dict(_PASSES)
     _PASSES.update({k: bool(v) for k, v in flags.items()})
+    if _PASSES != previous:
+        _VERSION[0] += 1
     return previous
 
 
@@ -134,6 +147,8 @@ def plan(program, fetch_names, sizes=(), eng=None) -> Plan:
     consts = {}
     if _PASSES["constant_folding"] and not control:
         ops, consts = _fold(ops, sizes, eng)
+    if _PASSES["reshape_elimination"] and not control:
+        ops = _drop_reshapes(ops, _readers(program, ops, fetched), fetched)
     if _PASSES["bias_activation_fusion"] or _PASSES["elementwise_fusion"]:
         readers = _readers(program, ops, fetched)
         if _PASSES["bias_activation_fusion"]:
@@ -201,6 +216,64 @@ def _regroup(op, flat):
     """Flat input values in the op's grouping (a variadic op's list first)."""
     it = iter(flat)
     return [[next(it) for _ in x] if isinstance(x, list) else next(it) for x in op.inputs]
+
+
+def _drop_reshapes(ops, readers, fetched):
+    """The ops without the reshapes that change nothing or that the op before or after can
+    do (see the module's docstring); later ops read the surviving variables."""
+    alias, out, i = {}, [], 0
+    while i < len(ops):
+        op = ops[i]
+        if any(d.name in alias for d in op.input_descs()):
+            op = op.copied(lambda d: alias.get(d.name, d))
+        nxt = ops[i + 1] if i + 1 < len(ops) else None
+        i += 1
+        if op.type == "reshape" and not op.sized:
+            (x,), (y,) = op.inputs, op.outputs
+            if _static(x, y) and y.name not in fetched and not y.persistable and (
+                    tuple(x.shape) == tuple(y.shape)
+                    or _leading_ones_into_broadcast(x, y, nxt, readers)):
+                alias[y.name] = x
+                continue
+        if op.type == "sum" and nxt is not None and nxt.type == "reshape" and not op.sized:
+            summed = _sum_then_reshape(op, nxt, readers)
+            if summed is not None:
+                out.append(summed)
+                i += 1  # the reshape: the sum does it
+                continue
+        out.append(op)
+    return out
+
+
+def _static(*descs):
+    """Whether the variables' shapes have no unknown (-1) dimension."""
+    return not any(has_unknown(list(d.shape)) for d in descs)
+
+
+def _leading_ones_into_broadcast(x, y, nxt, readers):
+    """Whether reshape ``x`` -> ``y`` only prepends 1s and ``y``'s one reader is
+    ``broadcast_to`` (which broadcasts ``x`` the same way)."""
+    k = len(y.shape) - len(x.shape)
+    return (k >= 0 and tuple(y.shape[k:]) == tuple(x.shape) and all(n == 1 for n in y.shape[:k])
+            and nxt is not None and nxt.type == "broadcast_to" and nxt.inputs[0] is y
+            and -1 not in (nxt.attrs.get("shape") or (-1,)) and _private(y, readers))
+
+
+def _sum_then_reshape(op, reshape, readers):
+    """One ``sum`` without keepdim for ``sum(x, axis, keepdim=True)`` whose only reader
+    reshapes it to the shape without the summed axes; else None."""
+    attrs = {**op.op.attrs, **op.attrs}
+    (x,), (kept,), (y,) = op.inputs, op.outputs, reshape.outputs
+    axis = attrs["axis"]
+    axis = [axis] if type(axis) is int else axis
+    if not attrs["keepdim"] or type(axis) not in (list, tuple) or not axis or not x.shape \
+            or reshape.sized or reshape.inputs[0] is not kept or not _private(kept, readers) \
+            or not _static(x, y):
+        return None
+    axes = {a % len(x.shape) for a in axis}
+    if tuple(y.shape) != tuple(n for i, n in enumerate(x.shape) if i not in axes):
+        return None
+    return OpDesc(op.op, [x], [y], {**op.attrs, "keepdim": False}, op.role)
 
 
 def _fuse_bias_activation(ops, readers):
