@@ -96,7 +96,7 @@ def get_omp_threads():
 cdef object _kernels, _array_type, _ensure, _Tensor, _Node, _grad_mode
 cdef object _explain, _wrap_outputs, _ref_apply, _as_operands
 cdef object _ref_run_backward, _AccumulateGrad, _BackwardError, _zeros
-cdef object _creation_site, _backward_failed
+cdef object _creation_site, _backward_failed, _add
 cdef bint _record_origin = False
 cdef object _new = object.__new__
 from weakref import ref as _weakref
@@ -293,13 +293,15 @@ cdef object _number(value, tensor):
 def configure_autograd():
     """Bind the reference autograd classes and functions the compiled walk uses."""
     global _ref_run_backward, _AccumulateGrad, _BackwardError, _zeros, _grad_mode
-    global _Node, _Tensor
+    global _Node, _Tensor, _add
     from dygrad._core import autograd
+    from dygrad._core.optable import TABLE
     from dygrad._core.tensor import Tensor
     _Node, _Tensor = autograd.Node, Tensor
     _ref_run_backward = autograd.REFERENCE_PATHS["run_backward"]
     _AccumulateGrad, _BackwardError = autograd.AccumulateGrad, autograd.BackwardError
     _zeros, _grad_mode = autograd._zeros, autograd.grad_mode
+    _add = TABLE["add"]
 
 
 cdef object _node_apply(node, list grads, bint retain_graph):
@@ -324,6 +326,25 @@ cdef object _node_apply(node, list grads, bint retain_graph):
         node._saved = None
         node._freed = True
     return result
+
+
+cdef void _accumulate(acc, g, bint create_graph) except *:
+    """``acc.accumulate(g, create_graph)``; here, for a leaf without hooks whose gradient so
+    far is None or a Tensor of g's dtype: ``t._grad + g`` as ``binary`` runs it, without the
+    method's and the operator's Python frames."""
+    t = acc.tensor
+    old = t._grad
+    if (create_graph or type(acc) is not _AccumulateGrad or t._hooks or type(g) is not _Tensor
+            or (old is not None and type(old) is not _Tensor)):
+        acc.accumulate(g, create_graph)
+        return
+    d = _slot(g, T_DATA, "_data").dtype
+    if d != _slot(t, T_DATA, "_data").dtype or (old is not None and d != _slot(old, T_DATA, "_data").dtype):
+        acc.accumulate(g, create_graph)
+    elif old is None:
+        t._grad = g.detach()
+    else:
+        t._grad = _apply(_add, _row(_add), (old, g), {})
 
 
 def run_backward(roots, root_grads, retain_graph=False, create_graph=False,
@@ -391,7 +412,7 @@ def run_backward(roots, root_grads, retain_graph=False, create_graph=False,
                                 grads[idx] = out
             if isinstance(node, _AccumulateGrad):
                 if grads[0] is not None:
-                    node.accumulate(grads[0], create_graph)
+                    _accumulate(node, grads[0], create_graph)
                 continue
             edges = node.next_edges
             any_grad = False
