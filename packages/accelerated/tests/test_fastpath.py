@@ -148,6 +148,23 @@ def test_leaf_gradients_accumulate_as_the_reference(name):
         np.testing.assert_array_equal(y.grad.numpy(), [3, 5])
 
 
+def test_a_gradient_nothing_else_holds_is_added_to_in_place():
+    """The accelerated walk adds into the old gradient's array when only the leaf holds it
+    (the same sum; the reference makes a new array), and never when anything else does."""
+    with engine("accelerated"):
+        x, y = leaf([1.0, -2.0]), leaf([3.0, 4.0])
+        (x * y).sum().backward()
+        x.clear_grad(set_to_zero=True)
+        address = x.grad._data.ctypes.data
+        held = y.grad._data
+        (x * y).sum().backward()
+        assert x.grad._data.ctypes.data == address
+        assert y.grad._data is not held
+        np.testing.assert_array_equal(x.grad.numpy(), [3, 4])
+        np.testing.assert_array_equal(held, [1, -2])
+        np.testing.assert_array_equal(y.grad.numpy(), [2, -4])
+
+
 @pytest.mark.parametrize("name", ENGINES)
 def test_inplace_change_of_a_saved_tensor_is_caught(name):
     with engine(name):
