@@ -125,6 +125,47 @@ def test_backward_twice_needs_retain_graph(name):
 
 
 @pytest.mark.parametrize("name", ENGINES)
+def test_leaf_gradients_accumulate_as_the_reference(name):
+    """A leaf's gradient: the first one detached, the next ones added as new Tensors (the
+    one read before stays as it was), zeros from clear_grad(set_to_zero) added to, a
+    gradient of another dtype cast first."""
+    with engine(name):
+        x = leaf([1.0, -2.0])
+        (x * x).sum().backward()
+        first = x.grad
+        assert first.stop_gradient and first.grad_fn is None
+        (x * 3.0).sum().backward()
+        np.testing.assert_array_equal(first.numpy(), [2, -4])
+        np.testing.assert_array_equal(x.grad.numpy(), [5, -1])
+        assert x.grad is not first and x.grad.stop_gradient and x.grad.grad_fn is None
+        x.clear_grad(set_to_zero=True)
+        (x * x).sum().backward()
+        np.testing.assert_array_equal(x.grad.numpy(), [2, -4])
+        y = dygrad.to_tensor(np.array([1.0, 2.0]), stop_gradient=False)  # float64
+        y.grad = dygrad.to_tensor(np.array([1.0, 1.0], np.float32))
+        (y * y).sum().backward()
+        assert x.grad.dtype == dygrad.float32 and y.grad.dtype == dygrad.float64
+        np.testing.assert_array_equal(y.grad.numpy(), [3, 5])
+
+
+def test_a_gradient_nothing_else_holds_is_added_to_in_place():
+    """The accelerated walk adds into the old gradient's array when only the leaf holds it
+    (the same sum; the reference makes a new array), and never when anything else does."""
+    with engine("accelerated"):
+        x, y = leaf([1.0, -2.0]), leaf([3.0, 4.0])
+        (x * y).sum().backward()
+        x.clear_grad(set_to_zero=True)
+        address = x.grad._data.ctypes.data
+        held = y.grad._data
+        (x * y).sum().backward()
+        assert x.grad._data.ctypes.data == address
+        assert y.grad._data is not held
+        np.testing.assert_array_equal(x.grad.numpy(), [3, 4])
+        np.testing.assert_array_equal(held, [1, -2])
+        np.testing.assert_array_equal(y.grad.numpy(), [2, -4])
+
+
+@pytest.mark.parametrize("name", ENGINES)
 def test_inplace_change_of_a_saved_tensor_is_caught(name):
     with engine(name):
         x = leaf([1.0, 2.0])

@@ -15,7 +15,7 @@ or Parameter (other subclasses take ``getattr``).
 
 from cpython.object cimport PyObject
 from cpython.dict cimport PyDict_GetItemWithError
-from cpython.ref cimport Py_INCREF, Py_XDECREF
+from cpython.ref cimport Py_INCREF, Py_REFCNT, Py_XDECREF
 
 cdef extern from "Python.h":
     ctypedef struct PyMemberDef:
@@ -97,13 +97,16 @@ def get_omp_threads():
 cdef object _kernels, _array_type, _ensure, _Tensor, _Node, _grad_mode
 cdef object _explain, _wrap_outputs, _ref_apply, _as_operands
 cdef object _ref_run_backward, _AccumulateGrad, _BackwardError, _zeros
-cdef object _backward_failed
+cdef object _backward_failed, _add
 cdef bint _bare_raise_keeps_trim = True
+# references to a leaf's old gradient while _add_into looks at it: the leaf's and the
+# caller's variable (a cdef function's arguments are borrowed)
+cdef Py_ssize_t _OLD_REFS = 2
 cdef bint _record_origin = False
 cdef object _new = object.__new__
 from weakref import ref as _weakref
 
-from numpy import array as _np_array, ndarray as _ndarray
+from numpy import add as _np_add, array as _np_array, ndarray as _ndarray
 
 from dygrad._core import device as _device
 
@@ -365,13 +368,15 @@ cdef object _number(value, tensor):
 def configure_autograd():
     """Bind the reference autograd classes and functions the compiled walk uses."""
     global _ref_run_backward, _AccumulateGrad, _BackwardError, _zeros, _grad_mode
-    global _Node, _Tensor
+    global _Node, _Tensor, _add
     from dygrad._core import autograd
+    from dygrad._core.optable import TABLE
     from dygrad._core.tensor import Tensor
     _Node, _Tensor = autograd.Node, Tensor
     _ref_run_backward = autograd.REFERENCE_PATHS["run_backward"]
     _AccumulateGrad, _BackwardError = autograd.AccumulateGrad, autograd.BackwardError
     _zeros, _grad_mode = autograd._zeros, autograd.grad_mode
+    _add = TABLE["add"]
 
 
 cdef object _node_apply(node, list grads, bint retain_graph):
@@ -396,6 +401,51 @@ cdef object _node_apply(node, list grads, bint retain_graph):
         node._saved = None
         node._freed = True
     return result
+
+
+cdef void _accumulate(acc, g, bint create_graph) except *:
+    """``acc.accumulate(g, create_graph)``; here, for a leaf without hooks whose gradient so
+    far is None or a Tensor of g's dtype: ``t._grad + g`` as ``binary`` runs it, without the
+    method's and the operator's Python frames."""
+    t = acc.tensor
+    old = t._grad
+    if (create_graph or type(acc) is not _AccumulateGrad or t._hooks or type(g) is not _Tensor
+            or (old is not None and type(old) is not _Tensor)):
+        acc.accumulate(g, create_graph)
+        return
+    d = _slot(g, T_DATA, "_data").dtype
+    if d != _slot(t, T_DATA, "_data").dtype or (old is not None and d != _slot(old, T_DATA, "_data").dtype):
+        acc.accumulate(g, create_graph)
+    elif old is None:
+        t._grad = g.detach()
+    elif not _add_into(old, _slot(g, T_DATA, "_data"), t):
+        t._grad = _apply(_add, _row(_add), (old, g), {})
+
+
+cdef bint _add_into(old, gd, t) except -1:
+    """``t._grad = old + g`` written into old's array, when nothing but ``t`` can see it
+    change: the Tensor ``old`` is referenced by ``t`` alone (and the caller), its array by
+    ``old`` alone (and ``od`` here) and owns its float32/float64 memory, of g's shape.
+    The sum is the same to the bit as a new array's; ``t._grad`` is a new Tensor as
+    ``binary`` makes. False (nothing done) otherwise."""
+    od = _slot(old, T_DATA, "_data")
+    if (Py_REFCNT(old) != _OLD_REFS or Py_REFCNT(od) != 2 or type(od) is not _ndarray
+            or type(gd) is not _ndarray or od.base is not None or od.dtype.char not in "fd"
+            or od.shape != gd.shape or not od.flags.writeable):
+        return False
+    _np_add(od, gd, out=od)
+    t._grad = _tensor(od)
+    return True
+
+
+cdef object _tensor(data):
+    """``Tensor._wrap(data)``: a new Tensor, stop_gradient and no grad_fn."""
+    t = _new(_Tensor)
+    _put(t, T_DATA, data)
+    _put(t, T_STOP, True)
+    _put(t, T_VERSION, [0])
+    _put(t, T_GRAD_FN, None)
+    return t
 
 
 def run_backward(roots, root_grads, retain_graph=False, create_graph=False,
@@ -463,7 +513,7 @@ def run_backward(roots, root_grads, retain_graph=False, create_graph=False,
                                 grads[idx] = out
             if isinstance(node, _AccumulateGrad):
                 if grads[0] is not None:
-                    node.accumulate(grads[0], create_graph)
+                    _accumulate(node, grads[0], create_graph)
                 continue
             edges = node.next_edges
             any_grad = False

@@ -203,11 +203,16 @@ def adam(tuple arrays, double beta1, double beta2, double epsilon, double lr_rat
     then multiplied by the betas"""
     cdef double attrs[6]
     attrs[:] = [beta1, beta2, epsilon, lr_ratio, coeff, with_decay]
+    return _adam_run(arrays, attrs)
+
+
+cdef bint _adam_run(tuple arrays, const double* attrs):
+    """``adam`` with its attributes in an array: whether the arrays were taken."""
     cdef _Arrays a = _run(arrays, 4, _adam[float], _adam[double], attrs)
     if a is None:
         return False
-    _scale_one(a, 5, beta1)
-    _scale_one(a, 6, beta2)
+    _scale_one(a, 5, attrs[0])
+    _scale_one(a, 6, attrs[1])
     return True
 
 
@@ -328,3 +333,58 @@ def adamax(tuple arrays, double beta1, double beta2, double epsilon):
     _scale_one(a, 5, beta1)
     return True
 
+
+
+cdef object _Tensor = None, _Parameter = None
+
+
+def update_params(str op, params_grads, lr, dict attrs, tuple before, tuple after):
+    """The update op ``op`` ('sgd_', 'momentum_' or 'adam_') on each (parameter, gradient)
+    pair of ``params_grads`` in turn, as ``Optimizer._update`` runs it, and the parameter's
+    version bumped: the optimizer's hook ``fast_paths['update_params']``. ``lr`` is the
+    learning-rate Tensor, ``attrs`` the op's attributes; ``before`` and ``after`` are the
+    accumulator stores ({parameter name: Tensor}) whose arrays go before and after the
+    learning rate in the op's inputs. Stops at the first pair it cannot update so (a Tensor
+    other than a Tensor or Parameter, a regularizer, a learning-rate multiplier other than 1,
+    an accumulator not yet made, arrays the loops decline) and returns how many it did."""
+    global _Tensor, _Parameter
+    cdef double a[6]
+    cdef Py_ssize_t done = 0
+    cdef bint ok
+    if _Parameter is None:
+        from dygrad._core.tensor import Parameter, Tensor
+        _Tensor, _Parameter = Tensor, Parameter
+    if op == "sgd_":
+        pass
+    elif op == "momentum_":
+        a[:] = [attrs["mu"], attrs["use_nesterov"], False, 0.0, attrs["rescale_grad"], 0.0]
+    elif op == "adam_":
+        a[:] = [attrs["beta1"], attrs["beta2"], attrs["epsilon"], 1.0, 0.0, False]
+    else:
+        return 0
+    rate = lr._data
+    for p, g in params_grads:
+        cls = type(p)
+        if cls is not _Parameter and cls is not _Tensor or getattr(p, "regularizer", None) is not None:
+            break
+        multiplier = getattr(p, "optimize_attr", None)
+        if multiplier and multiplier.get("learning_rate", 1.0) != 1.0:
+            break
+        name = p.name
+        try:
+            first = tuple([store[name]._data for store in before])
+            last = tuple([store[name]._data for store in after])
+        except KeyError:
+            break
+        arrays = (p._data, g._data, *first, rate, *last)
+        if op == "sgd_":
+            ok = _run(arrays, 2, _sgd[float], _sgd[double], NULL) is not None
+        elif op == "momentum_":
+            ok = _run(arrays, 3, _momentum[float], _momentum[double], a) is not None
+        else:
+            ok = _adam_run(arrays, a)
+        if not ok:
+            break
+        p._version[0] += 1
+        done += 1
+    return done

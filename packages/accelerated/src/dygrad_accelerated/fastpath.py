@@ -3,15 +3,16 @@ dygrad's dispatch and autograd functions, bound to this engine's kernels when it
 
 from __future__ import annotations
 
-from . import _fastpath
+from . import _fastpath, _optimizer
 
 
 def fast_paths(engine) -> dict:
-    """``{name: compiled function}`` for ``dygrad._core.dispatch`` and ``autograd`` to install."""
+    """``{name: compiled function}`` for ``dygrad._core.dispatch``, ``autograd`` and the
+    optimizers (``update_params``: one call for a group's parameters) to install."""
     _fastpath.configure(engine.kernels, engine.array_type, engine.ensure)
     _fastpath.configure_autograd()
     return {"apply": _fastpath.apply, "binary": _fastpath.binary,
-            "run_backward": _fastpath.run_backward}
+            "run_backward": _fastpath.run_backward, "update_params": _optimizer.update_params}
 
 
 def set_num_threads(n: int) -> None:

@@ -47,6 +47,14 @@ class Adam(Optimizer):
         beta1, beta2, eps, accs = self._moments(p, group)
         self._run_op("adam_", p, grad, lr, accs, beta1=beta1, beta2=beta2, epsilon=eps)
 
+    def _fused_rule(self, group):
+        if type(self)._update is not Adam._update:  # AdamW's rule, a subclass's own
+            return None
+        beta1, beta2, eps = (float(self._option(group, k)) for k in ("beta1", "beta2", "epsilon"))
+        acc = self._accumulators
+        return ("adam_", {"beta1": beta1, "beta2": beta2, "epsilon": eps},
+                (acc["moment1"], acc["moment2"]), (acc["beta1_pow_acc"], acc["beta2_pow_acc"]))
+
 
 def _check_betas(api, beta1, beta2, epsilon):
     """Paddle's checks of beta1, beta2 and epsilon (Adam, AdamW, Adamax)."""

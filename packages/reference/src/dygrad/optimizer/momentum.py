@@ -51,3 +51,11 @@ class Momentum(Optimizer):
                      regularization_method="l2_decay" if l2 else "",
                      regularization_coeff=reg.coeff if l2 else 0.0,
                      rescale_grad=float(self._option(group, "rescale_grad")))
+
+    def _fused_rule(self, group):
+        if type(self)._update is not Momentum._update:  # a subclass's own rule
+            return None
+        return ("momentum_", {"mu": float(self._option(group, "momentum")),
+                              "use_nesterov": bool(self._option(group, "use_nesterov")),
+                              "rescale_grad": float(self._option(group, "rescale_grad"))},
+                (self._accumulators["velocity"],), ())

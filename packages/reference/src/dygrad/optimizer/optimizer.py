@@ -31,6 +31,7 @@ from .._core import program as _program
 from .._core.autograd import no_grad
 from .._core.creation import to_array
 from .._core.dispatch import ops
+from .._core.engine import on_engine_change
 from .._core.optable import TABLE
 from .._core.tensor import Tensor
 from ..nn.clip import ClipGradBase
@@ -268,8 +269,22 @@ class Optimizer:
         if clip is not None and params_grads:
             params_grads = clip(params_grads)
         rate = self.get_lr()  # once per step: a scheduler's call is not free
-        for p, g in params_grads:
+        done = 0
+        if (_update_params is not None and params_grads and self._regularization is None
+                and not isinstance(params_grads[0][0], _program.Variable)):
+            rule = self._fused_rule(group)
+            if rule is not None:
+                done = _update_params(rule[0], params_grads, self._param_lr(params_grads[0][0], rate),
+                                      *rule[1:])
+        for p, g in params_grads[done:]:
             self._update(p, self._regularized_grad(p, g), self._param_lr(p, rate), group)
+
+    def _fused_rule(self, group):
+        """How the engine's update of many parameters in one call (``update_params``, see
+        :func:`_use_engine`) does ``_update`` for ``group``'s parameters without a
+        regularizer: ``(op name, attributes, accumulator stores before the learning rate,
+        stores after it)``, or None (this base class: always ``_update``)."""
+        return None
 
     def _regularizer(self, p):
         """The regularizer that applies to ``p``: its own, else the optimizer's."""
@@ -397,3 +412,18 @@ class Optimizer:
         self._pending_state = state
 
     load_state_dict = set_state_dict
+
+
+# The engine's ``fast_paths['update_params']``, if it has one: ``update_params(op, pairs, lr,
+# attrs, before, after)`` runs ``_update``'s op on the leading (parameter, gradient) pairs
+# that it can (no regularizer, a multiplier of 1, accumulators made) and says how many;
+# ``_apply_optimize`` does the rest one by one.
+_update_params = None
+
+
+def _use_engine(engine):
+    global _update_params
+    _update_params = (engine.fast_paths or {}).get("update_params")
+
+
+on_engine_change(_use_engine)

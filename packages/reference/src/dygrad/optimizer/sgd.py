@@ -16,6 +16,11 @@ class SGD(Optimizer):
     def _update(self, p, grad, lr, group):
         self._run_op("sgd_", p, grad, lr, ())
 
+    def _fused_rule(self, group):
+        if type(self)._update is not SGD._update:  # a subclass's own rule
+            return None
+        return "sgd_", {}, (), ()
+
 
 def _refuse_master_weights(opt, multi_precision):
     """multi_precision keeps float32 master copies of float16 parameters: not implemented,
