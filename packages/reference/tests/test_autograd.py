@@ -23,8 +23,22 @@ def test_backward_accumulates_into_leaves():
     y2.backward()  # gradients add up across backward calls until cleared
     np.testing.assert_allclose(x.grad.numpy(), [4, 8, 12])
     np.testing.assert_allclose(x.gradient(), [4, 8, 12])
-    x.clear_grad()
+    x.clear_grad()  # Paddle 3.3.1: zeros by default, None with set_to_zero=False
+    np.testing.assert_array_equal(x.grad.numpy(), [0, 0, 0])
+    x.clear_grad(set_to_zero=False)
     assert x.grad is None and x.gradient() is None
+
+
+def test_clear_grad_zeroes_nan_and_inf():
+    """``clear_grad`` sets zeros: a NaN or Inf gradient does not survive it (``g * 0`` would
+    keep NaN and turn Inf into NaN)."""
+    w = T([1.0, 2.0, 3.0])
+    (w * paddle.to_tensor([float("inf"), float("nan"), 1.0])).sum().backward()
+    opt = paddle.optimizer.SGD(learning_rate=0.1, parameters=[w])
+    opt.clear_grad()
+    np.testing.assert_array_equal(w.grad.numpy(), [0, 0, 0])
+    (w * 2.0).sum().backward()
+    np.testing.assert_array_equal(w.grad.numpy(), [2, 2, 2])
 
 
 def test_grad_is_a_tensor_and_shared_inputs_sum():

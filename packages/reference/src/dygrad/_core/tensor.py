@@ -263,9 +263,10 @@ class Tensor:
         """The gradient as a NumPy array (Paddle 1.x spelling), or None."""
         return None if self._grad is None else self._grad.numpy()
 
-    def clear_grad(self, set_to_zero=False):
+    def clear_grad(self, set_to_zero=True):
+        """Zero the gradient (a NaN or Inf in it too), or drop it with ``set_to_zero=False``."""
         if set_to_zero and self._grad is not None:
-            self._grad = Tensor._wrap(self._grad._data * 0)
+            self._grad = Tensor._wrap(np.zeros_like(self._grad._data))  # CuPy's too (NEP 18)
         else:
             self._grad = None
 
