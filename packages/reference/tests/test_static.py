@@ -10,19 +10,6 @@ from dygrad._core.engine import current
 F = paddle.nn.functional
 
 
-@pytest.fixture
-def static():
-    """Static mode with fresh main/startup programs and a fresh scope."""
-    main, startup = paddle.static.Program(), paddle.static.Program()
-    paddle.enable_static()
-    try:
-        with paddle.static.scope_guard(paddle.static.Scope()), \
-                paddle.static.program_guard(main, startup):
-            yield main, startup
-    finally:
-        paddle.disable_static()
-
-
 def _regression_data(n=16):
     rng = np.random.default_rng(0)
     x = rng.normal(size=(n, 3)).astype("float32")

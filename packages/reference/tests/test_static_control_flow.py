@@ -10,19 +10,6 @@ F = paddle.nn.functional
 nn = paddle.static.nn
 
 
-@pytest.fixture
-def static():
-    """Static mode with fresh main/startup programs and a fresh scope."""
-    main, startup = paddle.static.Program(), paddle.static.Program()
-    paddle.enable_static()
-    try:
-        with paddle.static.scope_guard(paddle.static.Scope()), \
-                paddle.static.program_guard(main, startup):
-            yield main, startup
-    finally:
-        paddle.disable_static()
-
-
 def _param(shape, value):
     return paddle.static.create_parameter(
         shape, "float32", default_initializer=paddle.nn.initializer.Assign(

@@ -12,21 +12,6 @@ PASSES = ["constant_folding", "reshape_elimination", "bias_activation_fusion",
           "elementwise_fusion", "buffer_reuse", "dead_op_elimination"]
 
 
-@pytest.fixture
-def static():
-    """Static mode with fresh programs and scope; the pass switches restored afterwards."""
-    main, startup = paddle.static.Program(), paddle.static.Program()
-    previous = paddle.static.set_passes()
-    paddle.enable_static()
-    try:
-        with paddle.static.scope_guard(paddle.static.Scope()), \
-                paddle.static.program_guard(main, startup):
-            yield main, startup
-    finally:
-        paddle.disable_static()
-        paddle.static.set_passes(**previous)
-
-
 def _train(main, startup, feeds, fetch):
     with paddle.static.scope_guard(paddle.static.Scope()):
         exe = paddle.static.Executor()
