@@ -64,7 +64,15 @@ OPTIMIZERS = {
     "nesterov": lambda ps: paddle.optimizer.Momentum(0.1, 0.8, parameters=ps, use_nesterov=True,
                                                      rescale_grad=0.5),
     "adam": lambda ps: paddle.optimizer.Adam(0.1, beta1=0.7, parameters=ps),
-    "adamw": lambda ps: paddle.optimizer.AdamW(0.1, parameters=ps),
+    "adamw": lambda ps: paddle.optimizer.AdamW(0.1, parameters=ps, weight_decay=0.05),
+    "adamw_ratio": lambda ps: paddle.optimizer.AdamW(0.1, parameters=ps, lr_ratio=lambda p: 0.5),
+    "rmsprop": lambda ps: paddle.optimizer.RMSProp(0.1, parameters=ps),
+    "rmsprop_centered": lambda ps: paddle.optimizer.RMSProp(0.1, momentum=0.5, centered=True,
+                                                            parameters=ps),
+    "adagrad": lambda ps: paddle.optimizer.Adagrad(0.1, parameters=ps,
+                                                   initial_accumulator_value=0.2),
+    "adadelta": lambda ps: paddle.optimizer.Adadelta(0.1, rho=0.9, parameters=ps),
+    "adamax": lambda ps: paddle.optimizer.Adamax(0.1, beta1=0.8, parameters=ps),
     "sgd_decay": lambda ps: paddle.optimizer.SGD(0.1, parameters=ps, weight_decay=0.1),
     "groups": lambda ps: paddle.optimizer.Adam(0.1, parameters=[
         {"params": ps[:2], "beta1": 0.5}, {"params": ps[2:]}]),
@@ -82,10 +90,11 @@ def _same(name, prepare=None):
     return done
 
 
-@pytest.mark.parametrize("name", ["sgd", "momentum", "nesterov", "adam", "groups"])
+@pytest.mark.parametrize("name", ["sgd", "momentum", "nesterov", "adam", "groups", "adamw",
+                                  "rmsprop", "rmsprop_centered", "adagrad", "adadelta", "adamax"])
 def test_same_bits_as_one_parameter_at_a_time(name):
     done = _same(name)
-    # Adam's and Momentum's first step makes the accumulators one by one
+    # the first step of a rule with accumulators makes them one by one
     assert done == (12 if name == "sgd" else 8)
 
 
@@ -97,8 +106,8 @@ def test_a_regularizer_or_a_multiplier_leaves_the_rest_to_update():
     assert _same("adam", prepare) == 2
 
 
-def test_adamw_and_a_weight_decay_are_left_to_update():
-    assert _same("adamw") == 0
+def test_per_parameter_attributes_and_a_weight_decay_are_left_to_update():
+    assert _same("adamw_ratio") == 0
     assert _same("sgd_decay") == 0
 
 

@@ -203,11 +203,6 @@ def adam(tuple arrays, double beta1, double beta2, double epsilon, double lr_rat
     then multiplied by the betas"""
     cdef double attrs[6]
     attrs[:] = [beta1, beta2, epsilon, lr_ratio, coeff, with_decay]
-    return _adam_run(arrays, attrs)
-
-
-cdef bint _adam_run(tuple arrays, const double* attrs):
-    """``adam`` with its attributes in an array: whether the arrays were taken."""
     cdef _Arrays a = _run(arrays, 4, _adam[float], _adam[double], attrs)
     if a is None:
         return False
@@ -339,27 +334,49 @@ cdef object _Tensor = None, _Parameter = None
 
 
 def update_params(str op, params_grads, lr, dict attrs, tuple before, tuple after):
-    """The update op ``op`` ('sgd_', 'momentum_' or 'adam_') on each (parameter, gradient)
-    pair of ``params_grads`` in turn, as ``Optimizer._update`` runs it, and the parameter's
-    version bumped: the optimizer's hook ``fast_paths['update_params']``. ``lr`` is the
-    learning-rate Tensor, ``attrs`` the op's attributes; ``before`` and ``after`` are the
-    accumulator stores ({parameter name: Tensor}) whose arrays go before and after the
-    learning rate in the op's inputs. Stops at the first pair it cannot update so (a Tensor
-    other than a Tensor or Parameter, a regularizer, a learning-rate multiplier other than 1,
-    an accumulator not yet made, arrays the loops decline) and returns how many it did."""
+    """The update op ``op`` (any rule above: 'sgd_', 'momentum_', 'adam_', 'adamw_',
+    'rmsprop_', 'adagrad_', 'adadelta_', 'adamax_') on each (parameter, gradient) pair of
+    ``params_grads`` in turn, as ``Optimizer._update`` runs it, and the parameter's version
+    bumped: the optimizer's hook ``fast_paths['update_params']``. ``lr`` is the
+    learning-rate Tensor, ``attrs`` the op's attributes (those of the rule's ``def`` above);
+    ``before`` and ``after`` are the accumulator stores ({parameter name: Tensor}) whose
+    arrays go before and after the learning rate in the op's inputs. Stops at the first pair
+    it cannot update so (a Tensor other than a Tensor or Parameter, a regularizer, a
+    learning-rate multiplier other than 1, an accumulator not yet made, arrays the loops
+    decline) and returns how many it did."""
     global _Tensor, _Parameter
     cdef double a[6]
     cdef Py_ssize_t done = 0
-    cdef bint ok
+    cdef int full, powers = 0  # beta powers (after the lr) scaled by the betas after the step
+    cdef rule_f rule32
+    cdef rule_d rule64
     if _Parameter is None:
         from dygrad._core.tensor import Parameter, Tensor
         _Tensor, _Parameter = Tensor, Parameter
     if op == "sgd_":
-        pass
+        full, rule32, rule64 = 2, _sgd[float], _sgd[double]
     elif op == "momentum_":
-        a[:] = [attrs["mu"], attrs["use_nesterov"], False, 0.0, attrs["rescale_grad"], 0.0]
-    elif op == "adam_":
-        a[:] = [attrs["beta1"], attrs["beta2"], attrs["epsilon"], 1.0, 0.0, False]
+        full, rule32, rule64 = 3, _momentum[float], _momentum[double]
+        a[:5] = [attrs["mu"], attrs["use_nesterov"], False, 0.0, attrs["rescale_grad"]]
+    elif op == "adam_" or op == "adamw_":
+        full, rule32, rule64, powers = 4, _adam[float], _adam[double], 2
+        if op == "adam_":
+            a[:] = [attrs["beta1"], attrs["beta2"], attrs["epsilon"], 1.0, 0.0, False]
+        else:
+            a[:] = [attrs["beta1"], attrs["beta2"], attrs["epsilon"], attrs["lr_ratio"],
+                    attrs["coeff"], attrs["with_decay"]]
+    elif op == "rmsprop_":
+        full, rule32, rule64 = 5, _rmsprop[float], _rmsprop[double]
+        a[:4] = [attrs["rho"], attrs["epsilon"], attrs["momentum"], attrs["centered"]]
+    elif op == "adagrad_":
+        full, rule32, rule64 = 3, _adagrad[float], _adagrad[double]
+        a[0] = attrs["epsilon"]
+    elif op == "adadelta_":
+        full, rule32, rule64 = 4, _adadelta[float], _adadelta[double]
+        a[:2] = [attrs["rho"], attrs["epsilon"]]
+    elif op == "adamax_":
+        full, rule32, rule64, powers = 4, _adamax[float], _adamax[double], 1
+        a[:3] = [attrs["beta1"], attrs["beta2"], attrs["epsilon"]]
     else:
         return 0
     rate = lr._data
@@ -377,14 +394,13 @@ def update_params(str op, params_grads, lr, dict attrs, tuple before, tuple afte
         except KeyError:
             break
         arrays = (p._data, g._data, *first, rate, *last)
-        if op == "sgd_":
-            ok = _run(arrays, 2, _sgd[float], _sgd[double], NULL) is not None
-        elif op == "momentum_":
-            ok = _run(arrays, 3, _momentum[float], _momentum[double], a) is not None
-        else:
-            ok = _adam_run(arrays, a)
-        if not ok:
+        taken = _run(arrays, full, rule32, rule64, a)
+        if taken is None:
             break
+        if powers >= 1:
+            _scale_one(taken, 5, a[0])
+        if powers == 2:
+            _scale_one(taken, 6, a[1])
         p._version[0] += 1
         done += 1
     return done

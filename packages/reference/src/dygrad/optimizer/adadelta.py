@@ -32,3 +32,11 @@ class Adadelta(Optimizer):
                 self._accumulator("_avg_squared_update", p))
         self._run_op("adadelta_", p, grad, lr, accs, rho=float(self._option(group, "rho")),
                      epsilon=float(self._option(group, "epsilon")))
+
+    def _fused_rule(self, group):
+        if type(self)._update is not Adadelta._update:  # a subclass's own rule
+            return None
+        acc = self._accumulators
+        return ("adadelta_", {"rho": float(self._option(group, "rho")),
+                              "epsilon": float(self._option(group, "epsilon"))},
+                (acc["_avg_squared_grad"], acc["_avg_squared_update"]), ())

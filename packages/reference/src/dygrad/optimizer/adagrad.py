@@ -33,3 +33,9 @@ class Adagrad(Optimizer):
             "moment", p, fill=float(self._option(group, "initial_accumulator_value")))
         self._run_op("adagrad_", p, grad, lr, (moment,),
                      epsilon=float(self._option(group, "epsilon")))
+
+    def _fused_rule(self, group):
+        if type(self)._update is not Adagrad._update:  # a subclass's own rule
+            return None
+        return ("adagrad_", {"epsilon": float(self._option(group, "epsilon"))},
+                (self._accumulators["moment"],), ())

@@ -30,3 +30,11 @@ class Adamax(Optimizer):
         accs = (self._accumulator("moment", p), self._accumulator("inf_norm", p),
                 self._accumulator("beta1_pow_acc", p, fill=beta1, shape=(1,)))
         self._run_op("adamax_", p, grad, lr, accs, beta1=beta1, beta2=beta2, epsilon=eps)
+
+    def _fused_rule(self, group):
+        if type(self)._update is not Adamax._update:  # a subclass's own rule
+            return None
+        beta1, beta2, eps = (float(self._option(group, k)) for k in ("beta1", "beta2", "epsilon"))
+        acc = self._accumulators
+        return ("adamax_", {"beta1": beta1, "beta2": beta2, "epsilon": eps},
+                (acc["moment"], acc["inf_norm"]), (acc["beta1_pow_acc"],))

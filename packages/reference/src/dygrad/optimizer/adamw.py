@@ -47,3 +47,14 @@ class AdamW(Adam):
         self._run_op("adamw_", p, grad, lr, accs, beta1=beta1, beta2=beta2, epsilon=eps,
                      lr_ratio=ratio, coeff=float(self._option(group, "weight_decay")),
                      with_decay=with_decay)
+
+    def _fused_rule(self, group):
+        if (type(self)._update is not AdamW._update or self._lr_ratio is not None
+                or self._apply_decay_param_fun is not None):  # per-parameter attributes
+            return None
+        beta1, beta2, eps = (float(self._option(group, k)) for k in ("beta1", "beta2", "epsilon"))
+        acc = self._accumulators
+        return ("adamw_", {"beta1": beta1, "beta2": beta2, "epsilon": eps, "lr_ratio": 1.0,
+                           "coeff": float(self._option(group, "weight_decay")),
+                           "with_decay": True},
+                (acc["moment1"], acc["moment2"]), (acc["beta1_pow_acc"], acc["beta2_pow_acc"]))

@@ -42,3 +42,13 @@ class RMSProp(Optimizer):
                      epsilon=float(self._option(group, "epsilon")),
                      momentum=float(self._option(group, "momentum")),
                      centered=bool(self._option(group, "centered")))
+
+    def _fused_rule(self, group):
+        if type(self)._update is not RMSProp._update:  # a subclass's own rule
+            return None
+        acc = self._accumulators
+        return ("rmsprop_", {"rho": float(self._option(group, "rho")),
+                             "epsilon": float(self._option(group, "epsilon")),
+                             "momentum": float(self._option(group, "momentum")),
+                             "centered": bool(self._option(group, "centered"))},
+                (acc["mean_square"], acc["mean_grad"], acc["momentum"]), ())
