@@ -109,6 +109,22 @@ def test_anomaly_in_an_inplace_op():
     assert info.value.phase == "forward"
 
 
+def test_anomaly_in_an_optimizer_update(engine):
+    from dygrad.optimizer import optimizer as optimizer_module
+    lin = paddle.nn.Linear(2, 2)
+    opt = paddle.optimizer.Adam(0.1, epsilon=0.0, parameters=lin.parameters())
+    (lin(paddle.zeros([1, 2])) * 0).sum().backward()  # zero gradients: Adam's 0 / (0 + 0)
+    with pytest.raises(AnomalyError) as info:
+        with detect_anomaly():
+            opt.step()  # the update gives NaN
+    e = info.value
+    assert (e.op, e.phase, e.layer) == ("adam_", "update", None)
+    assert f"in parameter {lin.weight.name!r}" in str(e) and "produced 4 NaN" in str(e)
+    assert e.location.startswith(f"{__file__}:{_line_of('the update gives NaN')}:")
+    assert optimizer_module._check_update is None  # off again: no cost
+    opt.step()  # unchecked when off
+
+
 def test_flags_errors():
     with pytest.raises(TypeError, match="should be a dict"):
         paddle.set_flags(["FLAGS_check_nan_inf"])

@@ -26,8 +26,9 @@ from ..debug import _modes
 
 
 class AnomalyError(RuntimeError):
-    """An op produced NaN or Inf while anomaly mode was on. ``op``, ``phase`` ('forward' or
-    'backward'), ``layer`` and ``location`` (the user's file:line) say where."""
+    """An op produced NaN or Inf while anomaly mode was on. ``op``, ``phase`` ('forward',
+    'backward', or 'update': an optimizer's step), ``layer`` and ``location`` (the user's
+    file:line) say where."""
 
     def __init__(self, message, op, phase, layer, location):
         super().__init__(message)
@@ -167,10 +168,12 @@ class detect_anomaly:
 
     def __enter__(self):
         _modes.push(_wrap, layers=True)
+        _sync_update_check()
         return self
 
     def __exit__(self, *exc):
         _modes.pop(_wrap, layers=True)
+        _sync_update_check()
         return False
 
 
@@ -183,8 +186,33 @@ def set_check_nan_inf(on) -> None:
     on = bool(on)
     if on != _flag_on:
         (_modes.push if on else _modes.pop)(_wrap, layers=True)
+        _sync_update_check()
         _flag_on = on
 
 
 def check_nan_inf() -> bool:
     return _flag_on
+
+
+def check_update(op_name, p, accumulators):
+    """Raise AnomalyError if optimizer update ``op_name`` left NaN or Inf in parameter ``p``
+    or one of its accumulators (the update ops write in place, outside dispatch)."""
+    to_numpy = _engine.current().to_numpy
+    for t in (p, *accumulators):
+        a = to_numpy(t._data)
+        if a.dtype.kind not in "fc" or np.isfinite(a).all():
+            continue
+        n_nan, n_inf = int(np.isnan(a).sum()), int(np.isinf(a).sum())
+        what = " and ".join(s for s in (f"{n_nan} NaN" * bool(n_nan), f"{n_inf} Inf" * bool(n_inf)) if s)
+        part = "" if t is p else f"accumulator {t.name!r} of "
+        location = _modes.where(_modes.user_frame(2))
+        msg = (f"anomaly mode: op {op_name!r} produced {what} (of {a.size} values, shape "
+               f"{list(a.shape)}) in {part}parameter {p.name!r}, in the optimizer update "
+               f"(step) at {location}")
+        raise AnomalyError(msg, op_name, "update", None, location)
+
+
+def _sync_update_check():
+    """The optimizers check their updates while anomaly mode is on."""
+    from ..optimizer import optimizer
+    optimizer._check_update = check_update if _wrap in _modes._wrappers else None

@@ -270,7 +270,8 @@ class Optimizer:
             params_grads = clip(params_grads)
         rate = self.get_lr()  # once per step: a scheduler's call is not free
         done = 0
-        if (_update_params is not None and params_grads and self._regularization is None
+        if (_update_params is not None and _check_update is None and params_grads
+                and self._regularization is None
                 and not isinstance(params_grads[0][0], _program.Variable)):
             rule = self._fused_rule(group)
             if rule is not None:
@@ -324,6 +325,8 @@ class Optimizer:
             if out is not t._data:
                 t._data = dispatch._ensure(out)
         p._bump()
+        if _check_update is not None:
+            _check_update(op_name, p, accumulators)
 
     def clear_grad(self, set_to_zero=True):
         """Clear the gradients of the parameters: zero them (default), or drop them with
@@ -419,6 +422,9 @@ class Optimizer:
 # that it can (no regularizer, a multiplier of 1, accumulators made) and says how many;
 # ``_apply_optimize`` does the rest one by one.
 _update_params = None
+# Anomaly mode's check of an update's results (``anomaly.check_update``), while the mode is
+# on (the fused ``_update_params`` then steps aside); None, and no cost, while it is off.
+_check_update = None
 
 
 def _use_engine(engine):
