@@ -5,12 +5,16 @@
 1. the engine's kernel for ``op`` runs on the inputs' arrays;
 2. the results are wrapped in Tensors;
 3. if grad mode is on, the op is differentiable and some input needs a gradient, one
-   :class:`~dygrad._core.autograd.Node` is recorded and becomes the outputs' ``_grad_fn``.
+   :class:`~dygrad._core.autograd.Node` is recorded and becomes the outputs' ``_grad_fn``;
+   else an input that needs a gradient is marked with where the tape was cut (:class:`Cut`).
 
 ``ops.<name>(...)`` is ``apply`` bound to a row: gradient rules and the public API use it.
 """
 
 from __future__ import annotations
+
+import itertools
+import weakref
 
 import numpy as np
 
@@ -108,6 +112,10 @@ def apply(op: OpDef, *inputs, **attrs):
             if not t.stop_gradient:
                 need = True
                 break
+    elif _mark_cuts:
+        for t in flat:
+            if not t.stop_gradient and t._cut is None:
+                note_cut(t, op.name, "integer" if op.grad is None else "no_grad", _errors.creation_site())
     cls = type(out)
     if cls is tuple:
         return _wrap_outputs(op, out, need, flat, attrs)
@@ -136,6 +144,48 @@ def _wrap_outputs(op, out, need, flat, attrs):
 
 
 _new = object.__new__
+
+
+# ---------------------------------------------------------------------------
+# Where the tape was cut (for dygrad.autograd.explain)
+# ---------------------------------------------------------------------------
+
+class Cut:
+    """Where a tensor that needs a gradient was first used without recording a node:
+    ``op`` (an op name or 'detach'), ``why`` ('no_grad', 'integer': the op is not
+    differentiable, 'detach') and ``origin``, the user's line as ``errors.creation_site``
+    gives it (None when there is no user frame)."""
+
+    __slots__ = ("op", "why", "origin", "seq")
+
+    def __init__(self, op, why, origin):
+        self.op, self.why, self.origin, self.seq = op, why, origin, next(_cut_seq)
+
+
+_cut_seq = itertools.count()
+_cut_tensors = weakref.WeakSet()  # the living tensors marked with a Cut
+_mark_cuts = True  # errors.set_record_origin: with origin recording off, no marks
+
+
+def note_cut(t, op_name, why, origin):
+    """Mark ``t`` (which needs a gradient and has no mark yet) with a :class:`Cut`. Only the
+    first cut of a tensor is kept, so an op run under no_grad on a parameter every step
+    (weight decay, an evaluation) walks the frames once."""
+    t._cut = Cut(op_name, why, origin)
+    _cut_tensors.add(t)
+
+
+def cut_tensors():
+    """The living tensors marked with a :class:`Cut`, latest first."""
+    return sorted(_cut_tensors, key=lambda t: -t._cut.seq)
+
+
+def _set_mark_cuts(flag):
+    global _mark_cuts
+    _mark_cuts = flag
+
+
+_errors.on_record_origin(_set_mark_cuts)
 
 
 def _explain(op, exc, arrays, attrs):
