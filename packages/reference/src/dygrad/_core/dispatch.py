@@ -112,10 +112,11 @@ def apply(op: OpDef, *inputs, **attrs):
             if not t.stop_gradient:
                 need = True
                 break
-    elif _mark_cuts:
+    elif _mark_cuts and (grad_mode.enabled or grad_mode.user_off):  # not a backward walk
         for t in flat:
             if not t.stop_gradient and t._cut is None:
-                note_cut(t, op.name, "integer" if op.grad is None else "no_grad", _errors.creation_site())
+                note_cuts(op, flat, out)
+                break
     cls = type(out)
     if cls is tuple:
         return _wrap_outputs(op, out, need, flat, attrs)
@@ -173,6 +174,24 @@ def note_cut(t, op_name, why, origin):
     (weight decay, an evaluation) walks the frames once."""
     t._cut = Cut(op_name, why, origin)
     _cut_tensors.add(t)
+
+
+def note_cuts(op, flat, out):
+    """``op`` ran on ``flat`` (giving ``out``) without recording a node although an input
+    that has no mark yet needs a gradient: mark the inputs that need one with where the tape was
+    cut, under no_grad, or by a non-differentiable op that gives an integer or bool result
+    (argmax, a comparison) or takes one (one_hot); not ``full_like``'s constant."""
+    if op.grad is not None:  # grad mode is off
+        why, float_cut = "no_grad", True
+    else:  # a float input is cut where a result is integer or bool
+        why = "integer"
+        float_cut = any(a.dtype.kind not in "fc" for a in (out if type(out) is tuple else (out,)))
+    origin = None
+    for t in flat:
+        if not t.stop_gradient and t._cut is None and (float_cut or t._data.dtype.kind not in "fc"):
+            if origin is None:
+                origin = _errors.creation_site()
+            note_cut(t, op.name, why, origin)
 
 
 def cut_tensors():
