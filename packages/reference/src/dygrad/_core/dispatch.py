@@ -178,9 +178,9 @@ def note_cut(t, op_name, why, origin):
 
 def note_cuts(op, flat, out):
     """``op`` ran on ``flat`` (giving ``out``) without recording a node although an input
-    that has no mark yet needs a gradient: mark the inputs that need one with where the tape was
-    cut, under no_grad, or by a non-differentiable op that gives an integer or bool result
-    (argmax, a comparison) or takes one (one_hot); not ``full_like``'s constant."""
+    with no mark yet needs a gradient: mark each such input where the tape was cut, under
+    no_grad, or by a non-differentiable op that gives an integer or bool result (argmax, a
+    comparison) or takes one (one_hot); ``full_like``'s constant of a float is no cut."""
     if op.grad is not None:  # grad mode is off
         why, float_cut = "no_grad", True
     else:  # a float input is cut where a result is integer or bool

@@ -176,7 +176,7 @@ def _cut_words(cut, only=False):
         return "detach", where, f"{used} through {cut.op}() at {where}, which cuts the graph"
     if cut.why == "integer":
         return "integer", where, (f"{used} by op {cut.op!r} at {where}, which is not "
-                                  f"differentiable (an integer or boolean result), so no "
+                                  f"differentiable (integer or boolean values), so no "
                                   f"gradient flows back through it")
     return "no_grad", where, (f"{used} under no_grad, by op {cut.op!r} at {where}, so "
                               f"nothing was recorded for backward")
