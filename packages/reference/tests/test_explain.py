@@ -178,3 +178,16 @@ def test_optimizer_steps_leave_no_marks():
         marks.append(decayed.weight._cut)
     assert net.weight._cut is None and net.bias._cut is None
     assert marks[0] is not None and marks[1] is marks[0]
+
+
+def test_backward_marks_nothing():
+    """Gradient rules run with grad mode off (and use comparisons: relu's, maximum's) on
+    tensors that need gradients; a backward walk is no cut."""
+    x, w = _leaf(), _leaf()
+    h = paddle.nn.functional.relu(x * w)
+    m = paddle.maximum(h, x)
+    loss = (m * m).sum()
+    (gx,) = paddle.grad(loss, [x], retain_graph=True)
+    loss.backward()
+    assert gx is not None and x.grad is not None
+    assert [t._cut for t in (x, w, h, m, loss)] == [None] * 5
