@@ -331,11 +331,11 @@ cdef object _apply(op, _Row row, tuple inputs, dict attrs):
 cdef int _note_cuts(op, tuple inputs, out) except -1:
     """The op ran without recording a node: unless a backward walk runs it, an input that
     needs a gradient and has no mark yet is marked where the tape was cut (``dispatch``)."""
-    if _grad_mode.enabled or _grad_mode.user_off:
-        for t in inputs:
-            if not _slot(t, T_STOP, "stop_gradient") and t._cut is None:
+    for t in inputs:
+        if not _slot(t, T_STOP, "stop_gradient") and t._cut is None:
+            if _grad_mode.user_off or _grad_mode.enabled:
                 _note_cuts_py(op, inputs, out)
-                break
+            break
     return 0
 
 

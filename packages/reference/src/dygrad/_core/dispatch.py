@@ -112,10 +112,11 @@ def apply(op: OpDef, *inputs, **attrs):
             if not t.stop_gradient:
                 need = True
                 break
-    elif _mark_cuts and (grad_mode.enabled or grad_mode.user_off):  # not a backward walk
+    elif _mark_cuts:
         for t in flat:
             if not t.stop_gradient and t._cut is None:
-                note_cuts(op, flat, out)
+                if grad_mode.user_off or grad_mode.enabled:  # not a backward walk
+                    note_cuts(op, flat, out)
                 break
     cls = type(out)
     if cls is tuple:
@@ -185,7 +186,10 @@ def note_cuts(op, flat, out):
         why, float_cut = "no_grad", True
     else:  # a float input is cut where a result is integer or bool
         why = "integer"
-        float_cut = any(a.dtype.kind not in "fc" for a in (out if type(out) is tuple else (out,)))
+        if type(out) is tuple:
+            float_cut = any(a.dtype.kind not in "fc" for a in out)
+        else:
+            float_cut = out.dtype.kind not in "fc"
     origin = None
     for t in flat:
         if not t.stop_gradient and t._cut is None and (float_cut or t._data.dtype.kind not in "fc"):
