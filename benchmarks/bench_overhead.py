@@ -29,8 +29,9 @@ class OpOverhead:
         ((self.a + self.b) * self.a).sum().backward()
 
     def time_greater_than(self, engine):
-        """``greater_than(a, b)``: not differentiable, so nothing is recorded; a and b were marked as cut
-        there on the first call (dygrad.autograd.explain), later calls only look."""
+        """``greater_than(a, b)``: not differentiable, so nothing is recorded; a and b were
+        marked as cut there on the first call (dygrad.autograd.explain), later calls only
+        look."""
         self.paddle.greater_than(self.a, self.b)
 
 
