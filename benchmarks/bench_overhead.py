@@ -1,7 +1,7 @@
 """Per-op overhead (W1): ops on [4, 2] float32 tensors, where dispatch, the tape and the
 backward walk cost more than the arithmetic; per engine."""
 
-from .workloads import ENGINES, framework, w1_paddle
+from .workloads import ENGINES, framework, w1_inputs, w1_paddle
 
 
 class OpOverhead:
@@ -28,9 +28,17 @@ class OpOverhead:
         a and b accumulate across calls, as without clear_grad)."""
         ((self.a + self.b) * self.a).sum().backward()
 
+    def time_greater_than(self, engine):
+        """``greater_than(a, b)``: not differentiable, so nothing is recorded; a and b were
+        marked as cut there on the first call (dygrad.autograd.explain), later calls only
+        look."""
+        self.paddle.greater_than(self.a, self.b)
+
 
 class OpOverheadNoGrad:
-    """``c = a + b`` under no_grad: dispatch alone, nothing recorded."""
+    """``c = a + b`` under no_grad: dispatch alone, nothing recorded. a and b require
+    gradients, so dygrad marks them as cut there (dygrad.autograd.explain) on the first call
+    and later calls only look; ``time_add_data`` adds tensors that need no gradient."""
 
     params = [ENGINES]
     param_names = ["engine"]
@@ -38,6 +46,7 @@ class OpOverheadNoGrad:
     def setup(self, engine):
         paddle = framework(engine)
         self.a, self.b = w1_paddle(paddle)
+        self.x, self.y = (paddle.to_tensor(v) for v in w1_inputs())
         self.no_grad = paddle.no_grad()
         self.no_grad.__enter__()
 
@@ -46,6 +55,9 @@ class OpOverheadNoGrad:
 
     def time_add(self, engine):
         self.a + self.b
+
+    def time_add_data(self, engine):
+        self.x + self.y
 
 
 class AnomalyModeOverhead:

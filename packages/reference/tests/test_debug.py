@@ -185,12 +185,13 @@ def test_explain_without_anomaly_mode_says_what_the_tape_knows():
     x, w, u = _leaf(), _leaf(), _leaf()
     other = (u * 2).sum()  # u is used, but not on a path to loss
     with paddle.no_grad():
-        xx = x * 2
+        xx = x * 2  # cut under no_grad
     loss = (xx * w).sum()
     rx, rw, ru = explain(loss, [x, w, u])
     assert rw.reaches
-    assert rx.reason == "not_used" and "detect_anomaly" in rx.message
-    assert ru.reason == "cut"
+    assert (rx.reason, rx.op) == ("no_grad", "multiply")  # marked without anomaly mode
+    assert f"test_debug.py:{_line_of('# cut under no_grad')}" in rx.location
+    assert ru.reason == "cut" and "detect_anomaly" in ru.message
     del other
     with pytest.raises(TypeError, match="inputs must be Tensors"):
         explain(loss, [3])
@@ -217,7 +218,7 @@ def test_why_none():
         "does not depend on it" in why_none(unused.bias, loss)
     del side
     lone = _leaf()
-    assert "no op recorded for backward uses it" in why_none(lone)
+    assert "no op used it" in why_none(lone)
 
 
 # -- step_backward -----------------------------------------------------------------------

@@ -95,6 +95,7 @@ def get_omp_threads():
 
 
 cdef object _kernels, _array_type, _ensure, _Tensor, _Node, _grad_mode
+cdef object _note_cuts_py  # dispatch.note_cuts: marks where the tape was cut
 cdef object _explain, _wrap_outputs, _ref_apply, _as_operands
 cdef object _ref_run_backward, _AccumulateGrad, _BackwardError, _zeros
 cdef object _backward_failed, _add
@@ -131,6 +132,8 @@ def configure(kernels, array_type, ensure):
     _Tensor, _Node, _grad_mode = Tensor, autograd.Node, autograd.grad_mode
     _AccumulateGrad = autograd.AccumulateGrad
     _explain, _wrap_outputs = dispatch._explain, dispatch._wrap_outputs
+    global _note_cuts_py
+    _note_cuts_py = dispatch.note_cuts
     _ref_apply, _as_operands = dispatch.REFERENCE_PATHS["apply"], dispatch.as_operands
     _bind_slots()
     if _set_record_origin not in errors._listeners:
@@ -310,6 +313,8 @@ cdef object _apply(op, _Row row, tuple inputs, dict attrs):
             if not _slot(t, T_STOP, "stop_gradient"):
                 need = True
                 break
+    elif _record_origin:
+        _note_cuts(op, inputs, out)
     cls = type(out)
     if cls is tuple:
         return _wrap_outputs(op, out, need, inputs, attrs)
@@ -321,6 +326,17 @@ cdef object _apply(op, _Row row, tuple inputs, dict attrs):
     _put(t, T_VERSION, [0])
     _put(t, T_GRAD_FN, _node(op, row, attrs, inputs, (t,)) if need else None)
     return t
+
+
+cdef int _note_cuts(op, tuple inputs, out) except -1:
+    """The op ran without recording a node: unless a backward walk runs it, an input that
+    needs a gradient and has no mark yet is marked where the tape was cut (``dispatch``)."""
+    for t in inputs:
+        if not _slot(t, T_STOP, "stop_gradient") and t._cut is None:
+            if _grad_mode.user_off or _grad_mode.enabled:
+                _note_cuts_py(op, inputs, out)
+            break
+    return 0
 
 
 def binary(op, x, y):

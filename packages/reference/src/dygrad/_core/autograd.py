@@ -26,12 +26,15 @@ from .optable import OpDef
 
 
 class _GradMode:
-    """Whether ops record nodes (``no_grad`` turns it off)."""
+    """Whether ops record nodes (``no_grad`` turns it off). ``user_off``: turned off by
+    ``no_grad``/``set_grad_enabled(False)`` rather than by a backward walk, so that an op
+    which records nothing then cuts the tape where the user asked (dispatch marks it)."""
 
-    __slots__ = ("enabled",)
+    __slots__ = ("enabled", "user_off")
 
     def __init__(self):
         self.enabled = True
+        self.user_off = False
 
 
 grad_mode = _GradMode()
@@ -42,14 +45,14 @@ class set_grad_enabled:
 
     def __init__(self, mode: bool = True):
         self.mode = bool(mode)
-        self.prev = grad_mode.enabled
-        grad_mode.enabled = self.mode  # also usable as a plain function call
+        self.prev = grad_mode.enabled, grad_mode.user_off
+        grad_mode.enabled, grad_mode.user_off = self.mode, not self.mode  # a plain call too
 
     def __enter__(self):
         return self
 
     def __exit__(self, *exc):
-        grad_mode.enabled = self.prev
+        grad_mode.enabled, grad_mode.user_off = self.prev
         return False
 
 
@@ -57,12 +60,12 @@ class _GradModeGuard:
     mode = True
 
     def __enter__(self):
-        self._prev = grad_mode.enabled
-        grad_mode.enabled = self.mode
+        self._prev = grad_mode.enabled, grad_mode.user_off
+        grad_mode.enabled, grad_mode.user_off = self.mode, not self.mode
         return self
 
     def __exit__(self, *exc):
-        grad_mode.enabled = self._prev
+        grad_mode.enabled, grad_mode.user_off = self._prev
         return False
 
     def __call__(self, fn):

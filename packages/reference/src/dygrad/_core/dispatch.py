@@ -5,12 +5,16 @@
 1. the engine's kernel for ``op`` runs on the inputs' arrays;
 2. the results are wrapped in Tensors;
 3. if grad mode is on, the op is differentiable and some input needs a gradient, one
-   :class:`~dygrad._core.autograd.Node` is recorded and becomes the outputs' ``_grad_fn``.
+   :class:`~dygrad._core.autograd.Node` is recorded and becomes the outputs' ``_grad_fn``;
+   else an input that needs a gradient is marked with where the tape was cut (:class:`Cut`).
 
 ``ops.<name>(...)`` is ``apply`` bound to a row: gradient rules and the public API use it.
 """
 
 from __future__ import annotations
+
+import itertools
+import weakref
 
 import numpy as np
 
@@ -108,6 +112,12 @@ def apply(op: OpDef, *inputs, **attrs):
             if not t.stop_gradient:
                 need = True
                 break
+    elif _mark_cuts:
+        for t in flat:
+            if not t.stop_gradient and t._cut is None:
+                if grad_mode.user_off or grad_mode.enabled:  # not a backward walk
+                    note_cuts(op, flat, out)
+                break
     cls = type(out)
     if cls is tuple:
         return _wrap_outputs(op, out, need, flat, attrs)
@@ -136,6 +146,69 @@ def _wrap_outputs(op, out, need, flat, attrs):
 
 
 _new = object.__new__
+
+
+# ---------------------------------------------------------------------------
+# Where the tape was cut (for dygrad.autograd.explain)
+# ---------------------------------------------------------------------------
+
+class Cut:
+    """Where a tensor that needs a gradient was first used without recording a node:
+    ``op`` (an op name or 'detach'), ``why`` ('no_grad', 'integer': the op is not
+    differentiable, 'detach') and ``origin``, the user's line as ``errors.creation_site``
+    gives it (None when there is no user frame)."""
+
+    __slots__ = ("op", "why", "origin", "seq")
+
+    def __init__(self, op, why, origin):
+        self.op, self.why, self.origin, self.seq = op, why, origin, next(_cut_seq)
+
+
+_cut_seq = itertools.count()
+_cut_tensors = weakref.WeakSet()  # the living tensors marked with a Cut
+_mark_cuts = True  # errors.set_record_origin: with origin recording off, no marks
+
+
+def note_cut(t, op_name, why, origin):
+    """Mark ``t`` (which needs a gradient and has no mark yet) with a :class:`Cut`. Only the
+    first cut of a tensor is kept, so an op run under no_grad on a parameter every step
+    (weight decay, an evaluation) walks the frames once."""
+    t._cut = Cut(op_name, why, origin)
+    _cut_tensors.add(t)
+
+
+def note_cuts(op, flat, out):
+    """``op`` ran on ``flat`` (giving ``out``) without recording a node although an input
+    with no mark yet needs a gradient: mark each such input where the tape was cut, under
+    no_grad, or by a non-differentiable op that gives an integer or bool result (argmax, a
+    comparison) or takes one (one_hot); ``full_like``'s constant of a float is no cut."""
+    if op.grad is not None:  # grad mode is off
+        why, float_cut = "no_grad", True
+    else:  # a float input is cut where a result is integer or bool
+        why = "integer"
+        if type(out) is tuple:
+            float_cut = any(a.dtype.kind not in "fc" for a in out)
+        else:
+            float_cut = out.dtype.kind not in "fc"
+    origin = None
+    for t in flat:
+        if not t.stop_gradient and t._cut is None and (float_cut or t._data.dtype.kind not in "fc"):
+            if origin is None:
+                origin = _errors.creation_site()
+            note_cut(t, op.name, why, origin)
+
+
+def cut_tensors():
+    """The living tensors marked with a :class:`Cut`, latest first."""
+    return sorted(_cut_tensors, key=lambda t: -t._cut.seq)
+
+
+def _set_mark_cuts(flag):
+    global _mark_cuts
+    _mark_cuts = flag
+
+
+_errors.on_record_origin(_set_mark_cuts)
 
 
 def _explain(op, exc, arrays, attrs):

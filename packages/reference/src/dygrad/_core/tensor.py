@@ -17,6 +17,7 @@ import numpy as np
 
 from . import autograd as _autograd
 from . import dtype as _dt
+from . import errors as _errors
 from .autograd import grad_mode
 
 _names = itertools.count()
@@ -32,6 +33,7 @@ class Tensor:
     _accum = None         # weak reference to the AccumulateGrad node of a leaf
     _hooks = None         # {key: hook} for a leaf's gradient hooks
     _name = None
+    _cut = None           # where the tape was first cut for it (dispatch.Cut, see explain)
     persistable = False
 
     # Keep NumPy from treating a Tensor as an array in mixed expressions (np_array + t)
@@ -276,9 +278,13 @@ class Tensor:
         """A new tensor sharing the data, cut from the graph (stop_gradient=True)."""
         t = Tensor._wrap(self._data, True)
         t._version = self._version
+        if not self.stop_gradient and self._cut is None and _dispatch._mark_cuts:
+            _dispatch.note_cut(self, "detach", "detach", _errors.creation_site())
         return t
 
     def detach_(self):
+        if not self.stop_gradient and self._cut is None and _dispatch._mark_cuts:
+            _dispatch.note_cut(self, "detach_", "detach", _errors.creation_site())
         self._grad_fn = None
         self.stop_gradient = True
         return self

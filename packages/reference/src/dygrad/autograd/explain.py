@@ -2,16 +2,24 @@
 
 What the tape alone tells: which leaves and intermediate results the output's graph
 reaches, an input's own ``stop_gradient`` and dtype, and whether any recorded op used a
-leaf at all. Where the path was cut (``no_grad``, ``detach()``, an integer op,
-``stop_gradient`` set on an intermediate result), and on which line, is known for the
-ops that ran in anomaly mode (:func:`detect_anomaly`), which records each op's inputs,
-line and Layer.
+leaf at all. Where the path was cut is marked as it happens, in the default mode too: an
+op that runs without recording a node although an input needs a gradient (under
+``no_grad``, or an op that is not differentiable: argmax, a comparison, ...) and
+``detach()`` of such a tensor mark that input with the op and the user's line
+(:class:`dygrad._core.dispatch.Cut`; only a tensor's first cut, and none while
+``errors.set_record_origin(False)``). So explain names the op and line of a cut on the
+input itself, or on a result computed from it that is still alive. Anomaly mode
+(:func:`detect_anomaly`) records every op's inputs, line and Layer, and so also gives the
+path to the output and finds ``stop_gradient`` set on an intermediate result after it was
+computed.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .._core import dispatch
+from .._core.errors import origin_site
 from .._core.tensor import Tensor
 from . import anomaly
 
@@ -83,20 +91,95 @@ def _explain_one(output, x, label, nodes, leaves):
         if rec is not None and not rec.grad_enabled:
             return Reason(x, False, "no_grad", f"{label}: it was computed by op {rec.op!r} "
                           f"under no_grad at {rec.where}", rec.op, rec.where)
+        if x._cut is not None and x._cut.op == "detach_":
+            return _marked_reason(x, label, x._cut, x)
         return Reason(x, False, "stop_gradient", f"{label}: it has stop_gradient=True; set "
                       f"x.stop_gradient = False before computing the output")
     if anomaly.record_of(output) is not None:
         return Reason(x, False, "not_used", f"{label}: the output does not depend on it "
                       f"(not used on any path to the output)")
-    if x._grad_fn is None and (x._accum is None or x._accum() is None):
+    marked = _marked_cut(x)
+    if marked is not None:
+        return _marked_reason(x, label, *marked)
+    if _unrecorded(x):
+        if dispatch._mark_cuts:
+            return Reason(x, False, "not_used", f"{label}: no op used it (or only as an index, "
+                          f"or through .numpy() or another copy outside the tape)")
         return Reason(x, False, "not_used", f"{label}: no op recorded for backward uses it (it "
                       f"is unused, or used only under no_grad, after detach() or through an "
-                      f"integer op; run the forward under dygrad.autograd.detect_anomaly() "
+                      f"integer op; with errors.set_record_origin(False) the cut is not marked: "
+                      f"turn it on, or run the forward under dygrad.autograd.detect_anomaly(), "
                       f"to name the op and line)")
     return Reason(x, False, "cut", f"{label}: it is used by recorded ops, but none on a path "
-                  f"to the output (the path is cut by no_grad, detach(), an integer op or "
-                  f"stop_gradient; run the forward under dygrad.autograd.detect_anomaly() to "
-                  f"name the op and line)")
+                  f"to the output (the output does not depend on them, or stop_gradient was "
+                  f"set on a result after it was computed; run the forward under "
+                  f"dygrad.autograd.detect_anomaly() to name the op and line)")
+
+
+def _unrecorded(x):
+    """Whether no recorded op made or uses ``x``."""
+    return x._grad_fn is None and (x._accum is None or x._accum() is None)
+
+
+def _marked_cut(x):
+    """The :class:`~dygrad._core.dispatch.Cut` that explains why no gradient reaches ``x``, as
+    (cut, the tensor it marks): x's own when no recorded op uses x, else the latest on a
+    living result computed from x, else x's own; None without one."""
+    own = (x._cut, x) if x._cut is not None else None
+    if x._grad_fn is not None:
+        target = x._grad_fn
+    else:
+        target = x._accum() if x._accum is not None else None
+        if target is None:  # no recorded op uses x, so no result was computed from it
+            return own
+    seen = set()
+    for c in dispatch.cut_tensors():
+        if c is not x and c._grad_fn is not None and _leads_to(c._grad_fn, target, seen):
+            return c._cut, c
+    return own
+
+
+def _leads_to(node, target, seen):
+    """Whether the backward graph from ``node`` reaches ``target`` (nodes in ``seen`` are
+    known not to, and the ones visited join them)."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if n is target:
+            return True
+        if n in seen:
+            continue
+        seen.add(n)
+        stack.extend(e[0] for e in getattr(n, "next_edges", ()) if e is not None)
+    return False
+
+
+def _marked_reason(x, label, cut, marked):
+    """The Reason of a Cut on ``x`` itself or on ``marked``, a result computed from it."""
+    only = marked is x and _unrecorded(x)
+    if marked is x:
+        subject = f"{label}: it is"
+    else:
+        node = marked._grad_fn
+        made = (f"op {node.op.name!r} at {origin_site(node.origin)}"
+                if getattr(node, "origin", None) is not None else f"op {node.name!r}")
+        subject = f"{label}: a result computed from it (by {made}) is"
+    reason, where, what = _cut_words(cut, only)
+    return Reason(x, False, reason, f"{subject} {what}", cut.op, where)
+
+
+def _cut_words(cut, only=False):
+    """(reason, the user's line, what happened: 'used only under no_grad, by op ...')."""
+    where = origin_site(cut.origin) or "an unknown line (no user code above it)"
+    used = "used only" if only else "used"
+    if cut.why == "detach":
+        return "detach", where, f"{used} through {cut.op}() at {where}, which cuts the graph"
+    if cut.why == "integer":
+        return "integer", where, (f"{used} by op {cut.op!r} at {where}, which is not "
+                                  f"differentiable (integer or boolean values), so no "
+                                  f"gradient flows back through it")
+    return "no_grad", where, (f"{used} under no_grad, by op {cut.op!r} at {where}, so "
+                              f"nothing was recorded for backward")
 
 
 def _search(output, x):
@@ -178,11 +261,17 @@ def why_none(param, output=None) -> str:
         if cut and len(cut) == len(uses):
             return (f"{name}: it is used only under no_grad, by op {cut[0].op!r} at "
                     f"{cut[0].where}")
-    accum = param._accum() if param._accum is not None else None
-    if accum is not None:
+    marked = _marked_cut(param)
+    if marked is not None and (marked[1] is not param or _unrecorded(param)):
+        return _marked_reason(param, name, *marked).message
+    if not _unrecorded(param):
+        also = f"; it is also {_cut_words(marked[0])[2]}" if marked is not None else ""
         return (f"{name}: ops recorded for backward use it, but backward has not reached it: "
                 f"the loss does not depend on those ops, or backward has not run yet (pass the "
-                f"output: why_none(param, loss))")
+                f"output: why_none(param, loss)){also}")
+    if dispatch._mark_cuts:
+        return f"{name}: no op used it (or only as an index, or through .numpy())"
     return (f"{name}: no op recorded for backward uses it (the forward does not use it, or uses "
-            f"it under no_grad, after detach() or through an integer op; run the forward under "
-            f"dygrad.autograd.detect_anomaly() to name the op and line)")
+            f"it under no_grad, after detach() or through an integer op; with "
+            f"errors.set_record_origin(False) the cut is not marked: turn it on, or run the "
+            f"forward under dygrad.autograd.detect_anomaly(), to name the op and line)")
