@@ -8,8 +8,8 @@ import dygrad as paddle
 from dygrad.static.passes import FusedChain, plan
 
 F = paddle.nn.functional
-PASSES = ["constant_folding", "reshape_elimination", "bias_activation_fusion",
-          "elementwise_fusion", "buffer_reuse", "dead_op_elimination"]
+PASSES = ["constant_folding", "reshape_elimination", "broadcast_elimination",
+          "bias_activation_fusion", "elementwise_fusion", "buffer_reuse", "dead_op_elimination"]
 
 
 def _train(main, startup, feeds, fetch):
@@ -107,6 +107,26 @@ def test_a_fetched_reshape_is_kept(static):
     got = exe.run(main, feed={"x": xv}, fetch_list=[same, flat])
     np.testing.assert_allclose(got[0], xv)
     np.testing.assert_allclose(got[1], (xv * 2).sum(axis=0))
+
+
+def test_broadcasts_move_past_elementwise_ops_and_drop(static):
+    main, _ = static
+    s = paddle.static.data("s", [], "float32")
+    v = paddle.static.data("v", [4, 3], "float32")
+    b = paddle.broadcast_to(s, [4, 3])
+    out = paddle.exp(b * 2.0) * v                    # exp(s * 2) first, then times v
+    kept = paddle.broadcast_to(paddle.reshape(s, [1, 1]), [4, 3]) - 1.0  # nothing to drop:
+    types = [op.type for op in plan(main, [out.name, kept.name]).ops]  # moved last
+    assert types.count("broadcast_to") == 1 and types[-1] == "broadcast_to"
+    assert [op.type for op in plan(main, [b.name, out.name]).ops][0] == "broadcast_to"
+    exe = paddle.static.Executor()
+    feed = {"s": np.float32(0.5), "v": np.arange(12, dtype="float32").reshape(4, 3)}
+    for flag in (True, False):
+        paddle.static.set_passes(broadcast_elimination=flag)
+        got = exe.run(main, feed=feed, fetch_list=[out, kept])
+        np.testing.assert_allclose(got[0], np.exp(np.float32(1.0)) * feed["v"], rtol=1e-6)
+        np.testing.assert_allclose(got[1], np.full((4, 3), -0.5, "float32"))
+    paddle.static.set_passes(broadcast_elimination=True)
 
 
 def test_elementwise_chains_run_as_one_step(static):
