@@ -15,6 +15,10 @@
   elementwise op reads moves past that op, which then computes on the smaller array, and
   is dropped where the op's other operand broadcasts to the same shape anyway (the
   gradient of a ``mean`` broadcasts its 0-D seed before scaling it);
+- **linear gradient fusion**: a Linear+ReLU layer's gradient ops, ``relu_grad`` (z_grad),
+  the bias gradient ``sum`` of z_grad over the rows and the weight gradient
+  ``matmul(x, z_grad, transpose_x=True)`` (2-D), become one ``fused_linear_activation_grad``
+  op (a row of the op table: one pass over z_grad for both, and the weight gradient's GEMM);
 - **bias+activation fusion**: ``matmul`` (x [..., K] by weight [K, N]), then ``add`` of a
   bias [N], then (optionally) ``relu``/``sigmoid``/``tanh``, whose intermediate results
   nothing else reads, become one ``fused_linear_activation`` op (a row of the op table);
@@ -36,8 +40,8 @@ from .._core.optable import TABLE
 from .._core.program import OpDesc, VarDesc, has_unknown, resolve_unknown
 
 _PASSES = {"dead_op_elimination": True, "constant_folding": True, "reshape_elimination": True,
-           "broadcast_elimination": True, "bias_activation_fusion": True,
-           "elementwise_fusion": True, "buffer_reuse": True}
+           "broadcast_elimination": True, "linear_grad_fusion": True,
+           "bias_activation_fusion": True, "elementwise_fusion": True, "buffer_reuse": True}
 
 # ops whose output at each position depends only on their inputs at that position
 ELEMENTWISE = frozenset(
@@ -62,8 +66,8 @@ def passes_version() -> int:
 
 def set_passes(**flags) -> dict:
     """Switch passes on or off (``dead_op_elimination``, ``constant_folding``,
-    ``reshape_elimination``, ``broadcast_elimination``, ``bias_activation_fusion``,
-    ``elementwise_fusion``, ``buffer_reuse``); returns the previous settings, so
+    ``reshape_elimination``, ``broadcast_elimination``, ``linear_grad_fusion``,
+    ``bias_activation_fusion``, ``elementwise_fusion``, ``buffer_reuse``); returns the previous settings, so
     ``set_passes(**previous)`` restores them."""
     unknown = sorted(set(flags) - set(_PASSES))
     if unknown:
@@ -161,6 +165,8 @@ def plan(program, fetch_names, sizes=(), eng=None) -> Plan:
         ops = _drop_reshapes(ops, _readers(program, ops, fetched), fetched)
     if _PASSES["broadcast_elimination"] and not control:
         ops = _sink_broadcasts(ops, _readers(program, ops, fetched))
+    if _PASSES["linear_grad_fusion"] and not control:
+        ops = _fuse_linear_grads(ops)
     if _PASSES["bias_activation_fusion"] or _PASSES["elementwise_fusion"]:
         readers = _readers(program, ops, fetched)
         if _PASSES["bias_activation_fusion"]:
@@ -324,6 +330,64 @@ def _sink_one(ops, i, readers):
                     OpDesc(b.op, [small], [out], {"shape": tuple(out.shape)}, b.role)]
     del ops[i]
     return True
+
+
+def _fuse_linear_grads(ops):
+    """relu_grad + the bias gradient's sum + the weight gradient's matmul ->
+    fused_linear_activation_grad (see the module's docstring)."""
+    ops, i = list(ops), 0
+    while i < len(ops):
+        if ops[i].type == "relu_grad":
+            found = _linear_grad_at(ops, i)
+            if found is not None:
+                op, j, k = found
+                ops[i] = op
+                for n in sorted((j, k), reverse=True):
+                    del ops[n]
+        i += 1
+    return ops
+
+
+def _linear_grad_at(ops, i):
+    """The fused op for the relu_grad ops[i], and the indices of the sum and the matmul it
+    takes in; else None."""
+    rg = ops[i]
+    out, gz = rg.inputs
+    (dz,) = rg.outputs
+    j = k = None
+    for n in range(i + 1, len(ops)):
+        op = ops[n]
+        if op.type == "sum" and j is None and op.inputs[0] is dz and _sums_rows(op, dz):
+            j = n
+        elif (op.type == "matmul" and k is None and op.inputs[1] is dz
+              and op.attrs.get("transpose_x") and not op.attrs.get("transpose_y")):
+            k = n
+    if j is None or k is None:
+        return None
+    x = ops[k].inputs[0]
+    if len(x.shape) != 2 or x.dtype.kind != "f" or not x.dtype == out.dtype == gz.dtype \
+            == dz.dtype or not _static(x, dz):
+        return None
+    # the sum and the matmul move up to i: x is there already, and no op in between reads
+    # or writes their outputs
+    moved = {ops[j].outputs[0].name, ops[k].outputs[0].name}
+    for n in range(i + 1, max(j, k)):
+        written = {d.name for d in ops[n].outputs}
+        if n not in (j, k) and (x.name in written or not moved.isdisjoint(
+                written | {d.name for d in ops[n].input_descs()})):
+            return None
+    op = OpDesc(TABLE["fused_linear_activation_grad"], [x, out, gz],
+                [ops[k].outputs[0], ops[j].outputs[0], dz], {"activation": "relu"}, rg.role)
+    return op, j, k
+
+
+def _sums_rows(op, dz):
+    """Whether ``sum`` op sums the 2-D ``dz`` over its rows (a bias gradient)."""
+    attrs = {**op.op.attrs, **op.attrs}
+    axis = attrs["axis"]
+    axes = [axis] if type(axis) is int else axis
+    return (len(dz.shape) == 2 and not attrs["keepdim"] and attrs["dtype"] is None
+            and type(axes) in (list, tuple) and {a % 2 for a in axes} == {0} and len(axes) == 1)
 
 
 def _fuse_bias_activation(ops, readers):
