@@ -67,8 +67,8 @@ def passes_version() -> int:
 def set_passes(**flags) -> dict:
     """Switch passes on or off (``dead_op_elimination``, ``constant_folding``,
     ``reshape_elimination``, ``broadcast_elimination``, ``linear_grad_fusion``,
-    ``bias_activation_fusion``, ``elementwise_fusion``, ``buffer_reuse``); returns the previous settings, so
-    ``set_passes(**previous)`` restores them."""
+    ``bias_activation_fusion``, ``elementwise_fusion``, ``buffer_reuse``); returns the
+    previous settings, so ``set_passes(**previous)`` restores them."""
     unknown = sorted(set(flags) - set(_PASSES))
     if unknown:
         raise ValueError(f"set_passes: unknown passes {unknown}; the passes are "
@@ -352,7 +352,7 @@ def _linear_grad_at(ops, i):
     """The fused op for the relu_grad ops[i], and the indices of the sum and the matmul it
     takes in; else None."""
     rg = ops[i]
-    out, gz = rg.inputs
+    out, g = rg.inputs
     (dz,) = rg.outputs
     j = k = None
     for n in range(i + 1, len(ops)):
@@ -365,7 +365,7 @@ def _linear_grad_at(ops, i):
     if j is None or k is None:
         return None
     x = ops[k].inputs[0]
-    if len(x.shape) != 2 or x.dtype.kind != "f" or not x.dtype == out.dtype == gz.dtype \
+    if len(x.shape) != 2 or x.dtype.kind != "f" or not x.dtype == out.dtype == g.dtype \
             == dz.dtype or not _static(x, dz):
         return None
     # the sum and the matmul move up to i: x is there already, and no op in between reads
@@ -376,7 +376,7 @@ def _linear_grad_at(ops, i):
         if n not in (j, k) and (x.name in written or not moved.isdisjoint(
                 written | {d.name for d in ops[n].input_descs()})):
             return None
-    op = OpDesc(TABLE["fused_linear_activation_grad"], [x, out, gz],
+    op = OpDesc(TABLE["fused_linear_activation_grad"], [x, out, g],
                 [ops[k].outputs[0], ops[j].outputs[0], dz], {"activation": "relu"}, rg.role)
     return op, j, k
 
