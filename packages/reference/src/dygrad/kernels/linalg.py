@@ -1,5 +1,7 @@
 """Matrix product and linear-algebra kernels."""
 
+import math
+
 import numpy as np
 
 from .._core.ops.linalg import LINEAR_ACTIVATIONS, cross_axis, norm_axes, solve_is_vector
@@ -155,6 +157,6 @@ def fused_linear_activation_grad(x, out, out_grad, activation="none"):
         gz = out_grad * (1 - out * out)
     else:
         gz = out_grad.copy()
-    rows = int(np.prod(x.shape[:-1], dtype=np.int64))
+    rows = math.prod(x.shape[:-1])
     x2, g2 = x.reshape(rows, x.shape[-1]), gz.reshape(rows, gz.shape[-1])
     return np.matmul(x2.T, g2), np.sum(g2, axis=0), gz
