@@ -440,6 +440,44 @@ def _fused_linear_errors(rng):
                      "one dtype")
 
 
+def _fused_linear_grad_ref(x, out, out_grad, activation="none"):
+    """With z = x @ w + b and out = act(z): dz = out_grad * act'(z), written with out."""
+    dz = out_grad * {"none": np.ones_like(out), "relu": (out > 0).astype(out.dtype),
+                     "sigmoid": out * (1 - out), "tanh": 1 - out ** 2}[activation]
+    rows = dz.reshape(-1, dz.shape[-1])
+    return x.reshape(-1, x.shape[-1]).T @ rows, rows.sum(axis=0), dz
+
+
+def _fused_linear_grad_samples(dtype, rng):
+    m = lambda *s: make(s, dtype, rng)  # noqa: E731
+
+    def out_of(act, *shape):
+        z = m(*shape)
+        return {"none": z, "relu": np.maximum(z, 0), "sigmoid": 1 / (1 + np.exp(-z)),
+                "tanh": np.tanh(z)}[act].astype(dtype)
+    for act in ("none", "relu", "sigmoid", "tanh"):
+        yield _sample(m(5, 3), out_of(act, 5, 4), m(5, 4), desc=f"2-D {act}", grad=False,
+                      activation=act)
+    yield _sample(m(1, 7), out_of("relu", 1, 2), m(1, 2), desc="batch 1", grad=False,
+                  activation="relu")
+    yield _sample(m(2, 3, 5), out_of("relu", 2, 3, 3), m(2, 3, 3), desc="3-D x", grad=False,
+                  activation="relu")
+    yield _sample(m(4,), out_of("tanh", 3), m(3), desc="1-D x", grad=False, activation="tanh")
+    yield _sample(m(0, 3), out_of("relu", 0, 2), m(0, 2), desc="no rows", grad=False,
+                  activation="relu")
+
+
+def _fused_linear_grad_errors(rng):
+    m = lambda *s: make(s, np.float32, rng)  # noqa: E731
+    yield ErrorInput(_sample(m(2, 3), m(3, 5), m(3, 5)), ValueError, r"must agree.*\[2, 3\]")
+    yield ErrorInput(_sample(m(2, 3), m(2, 5), m(2, 4)), ValueError, "must agree")
+    yield ErrorInput(_sample(m(2, 3), m(2, 5), m(2, 5), activation="gelu"), ValueError,
+                     "activation")
+    yield ErrorInput(_sample(m(2, 3), make((2, 5), np.float64, rng), m(2, 5)), TypeError,
+                     "one dtype")
+    yield ErrorInput(_sample(make((2, 3), np.int32, rng), m(2, 5), m(2, 5)), TypeError, "int32")
+
+
 OPS = [
     OpInfo("matmul", _matmul_ref, _matmul_samples, dtypes=FLOATS, gradgrad=True,
            tol={np.float32: (1e-5, 1e-5)}, errors=_matmul_errors),
@@ -468,4 +506,7 @@ OPS = [
            compare=_up_to_sign, errors=_svd_errors),
     OpInfo("fused_linear_activation", _fused_linear_ref, _fused_linear_samples, dtypes=FLOATS,
            gradgrad=True, tol={np.float32: (1e-5, 1e-5)}, errors=_fused_linear_errors),
+    OpInfo("fused_linear_activation_grad", _fused_linear_grad_ref, _fused_linear_grad_samples,
+           dtypes=FLOATS, grad=False, tol={np.float32: (1e-5, 1e-5)},
+           errors=_fused_linear_grad_errors),
 ]

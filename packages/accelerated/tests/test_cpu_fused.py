@@ -188,3 +188,53 @@ def test_sum_non_contiguous_integers_dtype_and_bad_axes_as_the_reference():
             REFERENCE["sum"](f, bad)
         with pytest.raises(type(want.value)):
             cpu_fused.sum_(f, bad)
+
+
+# ---------------------------------------------------------------------------
+# fused_linear_activation_grad
+# ---------------------------------------------------------------------------
+
+def test_fused_linear_grad_compiled():
+    assert SOURCES["fused_linear_activation_grad"] == "cython"
+
+
+LINEAR_GRAD_SHAPES = [(5, 3, 4), (1, 7, 2), (0, 3, 2), (3, 0, 4), (64, 128, 256), (64, 256, 1)]
+
+
+@pytest.mark.parametrize("rows,k,n", LINEAR_GRAD_SHAPES)
+@pytest.mark.parametrize("dtype", FLOATS)
+@pytest.mark.parametrize("activation", ["relu", "none", "tanh"])
+def test_fused_linear_grad_matches_the_reference(rows, k, n, dtype, activation, n_threads):
+    rng = np.random.default_rng(rows * 100 + k + n)
+    x = rng.normal(size=(rows, k)).astype(dtype)
+    out = np.maximum(rng.normal(size=(rows, n)), 0).astype(dtype)
+    g = rng.normal(size=(rows, n)).astype(dtype)
+    got = cpu_fused.fused_linear_activation_grad(x, out, g, activation)
+    want = REFERENCE["fused_linear_activation_grad"](x, out, g, activation)
+    for a, b in zip(got, want):
+        _close(a, b, dtype)
+    assert np.array_equal(got[2], want[2])  # z_grad: a mask, exact
+
+
+def test_fused_linear_grad_non_contiguous_and_3d_inputs():
+    rng = np.random.default_rng(3)
+    x = np.asfortranarray(rng.normal(size=(6, 5)).astype(np.float32))
+    out = np.maximum(rng.normal(size=(4, 6)), 0).astype(np.float32).T
+    g = rng.normal(size=(6, 4)).astype(np.float32)[:, ::-1]
+    for args in [(x, out, g), (x.reshape(2, 3, 5), out.reshape(2, 3, 4), g.reshape(2, 3, 4))]:
+        got = cpu_fused.fused_linear_activation_grad(*args, activation="relu")
+        want = REFERENCE["fused_linear_activation_grad"](*args, activation="relu")
+        for a, b in zip(got, want):
+            _close(a, b, np.float32)
+
+
+def test_fused_linear_grad_bad_inputs_raise_as_the_reference():
+    x, out = np.ones((2, 3), np.float32), np.ones((2, 4), np.float32)
+    with pytest.raises(TypeError, match="one dtype"):
+        cpu_fused.fused_linear_activation_grad(x, out.astype(np.float64), out, "relu")
+    with pytest.raises(ValueError, match="activation"):
+        cpu_fused.fused_linear_activation_grad(x, out, out, "gelu")
+    with pytest.raises(ValueError, match="must agree"):
+        cpu_fused.fused_linear_activation_grad(x, out, np.ones((2, 5), np.float32), "relu")
+    with pytest.raises(ValueError):  # the row's check comes first in dispatch
+        cpu_fused.fused_linear_activation_grad(np.ones((3, 3), np.float32), out, out, "relu")

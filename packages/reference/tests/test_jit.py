@@ -167,6 +167,33 @@ def test_training_an_mlp_gives_eager_losses():
     np.testing.assert_allclose(losses[1], losses[0], rtol=1e-5)
 
 
+@pytest.mark.parametrize("fuse", [True, False])
+def test_a_relu_mlp_gets_eager_gradients_with_its_fused_gradient_ops(fuse):
+    """W5's shape (two Linear+ReLU layers, a Linear, MSE): the backward plan runs each
+    ReLU layer's gradient as one fused_linear_activation_grad (or not, with the pass off)."""
+    previous = paddle.static.set_passes(linear_grad_fusion=fuse)
+    try:
+        grads = []
+        for static in (False, True):
+            paddle.seed(4)
+            model = nn.Sequential(nn.Linear(6, 9), nn.ReLU(), nn.Linear(9, 7), nn.ReLU(),
+                                  nn.Linear(7, 1))
+            loss_of = lambda x, y, model=model: F.mse_loss(model(x), y)  # noqa: E731
+            if static:
+                loss_of = paddle.jit.to_static(loss_of)
+            x = paddle.to_tensor(_x((5, 6), seed=5), stop_gradient=False)
+            loss_of(x, paddle.to_tensor(_x((5, 1), seed=6))).backward()
+            grads.append([x.grad.numpy()] + [p.grad.numpy() for p in model.parameters()])
+        program = next(iter(loss_of._cache.values()))
+        (_, backward), = program._runners.values()
+        fused = [op for op in backward.todo.ops if op.type == "fused_linear_activation_grad"]
+        assert len(fused) == (2 if fuse else 0)
+        for a, b in zip(*grads):
+            np.testing.assert_allclose(b, a, rtol=1e-5, atol=1e-6)
+    finally:
+        paddle.static.set_passes(**previous)
+
+
 class Normed(nn.Layer):
     def __init__(self):
         super().__init__()

@@ -8,8 +8,9 @@ import dygrad as paddle
 from dygrad.static.passes import FusedChain, plan
 
 F = paddle.nn.functional
-PASSES = ["constant_folding", "reshape_elimination", "bias_activation_fusion",
-          "elementwise_fusion", "buffer_reuse", "dead_op_elimination"]
+PASSES = ["constant_folding", "reshape_elimination", "broadcast_elimination",
+          "linear_grad_fusion", "bias_activation_fusion", "elementwise_fusion", "buffer_reuse",
+          "dead_op_elimination"]
 
 
 def _train(main, startup, feeds, fetch):
@@ -79,6 +80,7 @@ def test_reshape_elimination_on_known_shapes(static):
     l1, l2 = paddle.nn.Linear(5, 7), paddle.nn.Linear(7, 1)
     loss = F.mse_loss(l2(F.relu(l1(x))), y)
     paddle.optimizer.SGD(learning_rate=0.05).minimize(loss)
+    paddle.static.set_passes(linear_grad_fusion=False)  # it would take in a bias's sum
     kept = paddle.static.set_passes(reshape_elimination=False)
     before = [op.type for op in plan(main, [loss.name]).ops]
     paddle.static.set_passes(**kept)
@@ -91,6 +93,28 @@ def test_reshape_elimination_on_known_shapes(static):
               "y": rng.normal(size=(6, 1)).astype("float32")} for _ in range(3)]
     got = _with_and_without(main, startup, feeds, [loss, l1.bias, l2.weight],
                             "reshape_elimination")
+    assert got[2][0] < got[0][0]
+
+
+def test_linear_relu_gradients_fuse(static):
+    main, startup = static
+    startup.random_seed = 6
+    x = paddle.static.data("x", [6, 5], "float32")
+    y = paddle.static.data("y", [6, 1], "float32")
+    l1, l2, l3 = paddle.nn.Linear(5, 7), paddle.nn.Linear(7, 4), paddle.nn.Linear(4, 1)
+    loss = F.mse_loss(l3(F.relu(l2(F.relu(l1(x))))), y)
+    paddle.optimizer.SGD(learning_rate=0.05).minimize(loss)
+    fused = [op for op in plan(main, [loss.name]).ops if op.type == "fused_linear_activation_grad"]
+    # both ReLU layers: each one's weight and bias gradient, and the gradient before its ReLU
+    assert [[d.name for d in op.outputs[:2]] for op in fused] == [
+        [f"{l2.weight.name}@GRAD", f"{l2.bias.name}@GRAD"],
+        [f"{l1.weight.name}@GRAD", f"{l1.bias.name}@GRAD"]]
+    assert "relu_grad" not in [op.type for op in plan(main, [loss.name]).ops]
+    rng = np.random.default_rng(4)
+    feeds = [{"x": rng.normal(size=(6, 5)).astype("float32"),
+              "y": rng.normal(size=(6, 1)).astype("float32")} for _ in range(3)]
+    got = _with_and_without(main, startup, feeds, [loss, l1.weight, l1.bias, l2.weight],
+                            "linear_grad_fusion")
     assert got[2][0] < got[0][0]
 
 
@@ -107,6 +131,26 @@ def test_a_fetched_reshape_is_kept(static):
     got = exe.run(main, feed={"x": xv}, fetch_list=[same, flat])
     np.testing.assert_allclose(got[0], xv)
     np.testing.assert_allclose(got[1], (xv * 2).sum(axis=0))
+
+
+def test_broadcasts_move_past_elementwise_ops_and_drop(static):
+    main, _ = static
+    s = paddle.static.data("s", [], "float32")
+    v = paddle.static.data("v", [4, 3], "float32")
+    b = paddle.broadcast_to(s, [4, 3])
+    out = paddle.exp(b * 2.0) * v                    # exp(s * 2) first, then times v
+    kept = paddle.broadcast_to(paddle.reshape(s, [1, 1]), [4, 3]) - 1.0  # nothing to drop:
+    types = [op.type for op in plan(main, [out.name, kept.name]).ops]  # moved last
+    assert types.count("broadcast_to") == 1 and types[-1] == "broadcast_to"
+    assert [op.type for op in plan(main, [b.name, out.name]).ops][0] == "broadcast_to"
+    exe = paddle.static.Executor()
+    feed = {"s": np.float32(0.5), "v": np.arange(12, dtype="float32").reshape(4, 3)}
+    for flag in (True, False):
+        paddle.static.set_passes(broadcast_elimination=flag)
+        got = exe.run(main, feed=feed, fetch_list=[out, kept])
+        np.testing.assert_allclose(got[0], np.exp(np.float32(1.0)) * feed["v"], rtol=1e-6)
+        np.testing.assert_allclose(got[1], np.full((4, 3), -0.5, "float32"))
+    paddle.static.set_passes(broadcast_elimination=True)
 
 
 def test_elementwise_chains_run_as_one_step(static):

@@ -23,6 +23,7 @@ from dygrad.kernels import KERNELS as _REF
 
 from . import numpy_kernels, threads
 from ._fused import Activation, bias_activation_rows, dropout_flat, sum_outer_inner
+from ._nn import relu_grad_flat
 
 # the activations with a compiled pass; 'none' and 'tanh' are the reference kernel's NumPy
 # passes (an in-place SIMD add, then SIMD tanh), which a compiled pass does not beat
@@ -92,3 +93,23 @@ def sum_(x, axis=None, dtype=None, keepdim=False):
 
 
 KERNELS = {"fused_linear_activation": fused_linear_activation, "dropout": dropout, "sum": sum_}
+
+
+def fused_linear_activation_grad(x, out, out_grad, activation="none"):
+    """(weight_grad, bias_grad, z_grad) of activation(x @ weight + bias) from x, out, out_grad"""
+    dt = x.dtype
+    if (activation != "relu" or dt.char not in "fd" or out.dtype != dt or out_grad.dtype != dt
+            or x.ndim != 2 or out.shape != out_grad.shape or out.ndim != 2
+            or out.shape[0] != x.shape[0]):
+        return _REF["fused_linear_activation_grad"](x, out, out_grad, activation)
+    rows, n = out.shape
+    gz = np.empty(out.shape, dt)
+    relu_grad_flat(np.ascontiguousarray(out).reshape(-1),
+                   np.ascontiguousarray(out_grad).reshape(-1), gz.reshape(-1))
+    gb = np.empty(n, dt)
+    sum_outer_inner(gz, gb, rows, n, 1)  # the sum kernel's loop: the same bias gradient
+    threads.blas_for(rows * x.shape[1] * n)
+    return np.matmul(x.T, gz), gb, gz  # np.dot would zero-fill the product before the GEMM
+
+
+KERNELS["fused_linear_activation_grad"] = fused_linear_activation_grad

@@ -60,7 +60,7 @@ def _signature(x, specs, count):
     if isinstance(x, Tensor):
         i = next(count)
         spec = specs[i] if specs and i < len(specs) else None
-        return ("T", _spec_shape(x, spec), str(x.dtype), x.stop_gradient)
+        return ("T", _spec_shape(x, spec), x._data.dtype, x.stop_gradient)
     if isinstance(x, (list, tuple)):
         return (type(x).__name__, tuple(_signature(v, specs, count) for v in x))
     if isinstance(x, dict):
@@ -115,7 +115,7 @@ class StaticFunction:
         if not kwargs and self._input_spec is None and all(type(a) is Tensor for a in args):
             # the common call, tensors only: the same key as _signature's, made directly
             tensors = list(args)
-            key = (("tuple", tuple(("T", tuple(t._data.shape), str(t.dtype), t.stop_gradient)
+            key = (("tuple", tuple(("T", t._data.shape, t._data.dtype, t.stop_gradient)
                                    for t in args)), ("dict", ()), training)
         else:
             tensors, count = None, itertools.count()

@@ -13,7 +13,7 @@ hang on one Node whose rule runs the gradient ops on the values the forward kept
 
 from __future__ import annotations
 
-from .._core.autograd import Node, grad_mode
+from .._core.autograd import Node, _leaf_edge, grad_mode
 from .._core.engine import current
 from .._core.optable import OpDef
 from .._core.program import Block, Program, Variable, public_shape, variable_of
@@ -82,7 +82,12 @@ class PartialProgram:
         self.bound_names = [(d.name, t) for t, d in self.bound]
         self.bound_tensors = [t for t, _ in self.bound]
         # whether a bound tensor needs a gradient (when that changes, the program is stale)
-        self.bound_need = any(not d.stop_gradient for _, d in self.bound)
+        self.bound_stops = [d.stop_gradient for _, d in self.bound]
+        self.bound_need = not all(self.bound_stops)
+        # the bound leaves' AccumulateGrad nodes, kept for every call's Node (a tensor holds
+        # its own weakly: each call would make them anew)
+        self.accumulators = [_leaf_edge(t) for t in self.bound_tensors
+                             if not t.stop_gradient and t._grad_fn is None]
         self._runners = {}  # (needs a gradient, sizes of -1 dims) -> (forward, backward)
         self.outputs = outputs  # output Variables, flat
         # (input, axis) of the -1 dimensions of InputSpecs: their sizes are fed per run
@@ -132,7 +137,7 @@ class PartialProgram:
 
     def stale(self) -> bool:
         """Whether a bound tensor's stop_gradient changed since the program was built."""
-        return any(t.stop_gradient != d.stop_gradient for t, d in self.bound)
+        return [t.stop_gradient for t in self.bound_tensors] != self.bound_stops
 
     def _runner(self, need, sizes) -> Runner:
         """The cached Runners of the forward (outputs, and the values the gradient ops read
@@ -178,8 +183,9 @@ class PartialProgram:
             env[name] = grads[i]._data
         results, _ = backward(env, values)
         out = [None] * len(self.inputs)
+        edges = ctx.next_edges
         for (i, _), a in zip(self.grad_slots, results):
-            if ctx.needs(i):
+            if edges[i] is not None:  # ctx.needs(i)
                 out[i] = Tensor._wrap(a)
         return out
 

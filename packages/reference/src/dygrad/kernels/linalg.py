@@ -1,5 +1,7 @@
 """Matrix product and linear-algebra kernels."""
 
+import math
+
 import numpy as np
 
 from .._core.ops.linalg import LINEAR_ACTIVATIONS, cross_axis, norm_axes, solve_is_vector
@@ -139,3 +141,22 @@ def fused_linear_activation(x, weight, bias, activation="none"):
     if activation == "relu":
         return np.maximum(out, 0, out=out)
     return out if activation == "none" else KERNELS[activation](out)
+
+
+@kernel
+def fused_linear_activation_grad(x, out, out_grad, activation="none"):
+    """(weight_grad, bias_grad, z_grad) of activation(x @ weight + bias) from x, out, out_grad"""
+    if not x.dtype == out.dtype == out_grad.dtype or activation not in LINEAR_ACTIVATIONS or \
+            out.shape != out_grad.shape:
+        _validate("fused_linear_activation_grad", x, out, out_grad, activation=activation)
+    if activation == "relu":
+        gz = KERNELS["relu_grad"](out, out_grad)
+    elif activation == "sigmoid":
+        gz = out_grad * out * (1 - out)
+    elif activation == "tanh":
+        gz = out_grad * (1 - out * out)
+    else:
+        gz = out_grad.copy()
+    rows = math.prod(x.shape[:-1])
+    x2, g2 = x.reshape(rows, x.shape[-1]), gz.reshape(rows, gz.shape[-1])
+    return np.matmul(x2.T, g2), np.sum(g2, axis=0), gz

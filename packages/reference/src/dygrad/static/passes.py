@@ -11,6 +11,14 @@
   to the kept shape without the summed axes becomes one ``sum`` without keepdim; a
   ``reshape`` that only adds leading 1s before a ``broadcast_to`` (its only reader) is
   dropped (the gradients of ``mean`` and of a Linear's bias are such chains);
+- **broadcast elimination** (known shapes only): a ``broadcast_to`` whose result only an
+  elementwise op reads moves past that op, which then computes on the smaller array, and
+  is dropped where the op's other operand broadcasts to the same shape anyway (the
+  gradient of a ``mean`` broadcasts its 0-D seed before scaling it);
+- **linear gradient fusion**: a Linear+ReLU layer's gradient ops, ``relu_grad`` (z_grad),
+  the bias gradient ``sum`` of z_grad over the rows and the weight gradient
+  ``matmul(x, z_grad, transpose_x=True)`` (2-D), become one ``fused_linear_activation_grad``
+  op (a row of the op table: one pass over z_grad for both, and the weight gradient's GEMM);
 - **bias+activation fusion**: ``matmul`` (x [..., K] by weight [K, N]), then ``add`` of a
   bias [N], then (optionally) ``relu``/``sigmoid``/``tanh``, whose intermediate results
   nothing else reads, become one ``fused_linear_activation`` op (a row of the op table);
@@ -29,9 +37,10 @@ from __future__ import annotations
 import numpy as np
 
 from .._core.optable import TABLE
-from .._core.program import OpDesc, has_unknown, resolve_unknown
+from .._core.program import OpDesc, VarDesc, has_unknown, resolve_unknown
 
 _PASSES = {"dead_op_elimination": True, "constant_folding": True, "reshape_elimination": True,
+           "broadcast_elimination": True, "linear_grad_fusion": True,
            "bias_activation_fusion": True, "elementwise_fusion": True, "buffer_reuse": True}
 
 # ops whose output at each position depends only on their inputs at that position
@@ -40,6 +49,10 @@ ELEMENTWISE = frozenset(
      "scale", "clip", "neg", "abs", "square", "exp", "log", "sqrt", "rsqrt", "reciprocal",
      "sin", "cos", "tanh", "sigmoid", "relu", "relu_grad", "relu6", "leaky_relu", "elu",
      "gelu", "silu", "softplus", "hardswish", "hardsigmoid", "cast")) & set(TABLE)
+# elementwise ops whose kernels broadcast their operands as NumPy does, and those of one
+# tensor input: a broadcast before them can as well come after them
+BROADCASTING = frozenset(("add", "subtract", "multiply", "divide", "maximum", "minimum"))
+UNARY = frozenset(n for n in ELEMENTWISE if len(TABLE[n].inputs) == 1)
 # ops that read only their input's shape and dtype
 SHAPE_ONLY = frozenset(("full_like", "numel", "shape"))
 ACTIVATIONS = {"relu": "relu", "sigmoid": "sigmoid", "tanh": "tanh"}
@@ -53,8 +66,9 @@ def passes_version() -> int:
 
 def set_passes(**flags) -> dict:
     """Switch passes on or off (``dead_op_elimination``, ``constant_folding``,
-    ``reshape_elimination``, ``bias_activation_fusion``, ``elementwise_fusion``,
-    ``buffer_reuse``); returns the previous settings, so ``set_passes(**previous)`` restores them."""
+    ``reshape_elimination``, ``broadcast_elimination``, ``linear_grad_fusion``,
+    ``bias_activation_fusion``, ``elementwise_fusion``, ``buffer_reuse``); returns the
+    previous settings, so ``set_passes(**previous)`` restores them."""
     unknown = sorted(set(flags) - set(_PASSES))
     if unknown:
         raise ValueError(f"set_passes: unknown passes {unknown}; the passes are "
@@ -149,6 +163,10 @@ def plan(program, fetch_names, sizes=(), eng=None) -> Plan:
         ops, consts = _fold(ops, sizes, eng)
     if _PASSES["reshape_elimination"] and not control:
         ops = _drop_reshapes(ops, _readers(program, ops, fetched), fetched)
+    if _PASSES["broadcast_elimination"] and not control:
+        ops = _sink_broadcasts(ops, _readers(program, ops, fetched))
+    if _PASSES["linear_grad_fusion"] and not control:
+        ops = _fuse_linear_grads(ops)
     if _PASSES["bias_activation_fusion"] or _PASSES["elementwise_fusion"]:
         readers = _readers(program, ops, fetched)
         if _PASSES["bias_activation_fusion"]:
@@ -274,6 +292,102 @@ def _sum_then_reshape(op, reshape, readers):
     if tuple(y.shape) != tuple(n for i, n in enumerate(x.shape) if i not in axes):
         return None
     return OpDesc(op.op, [x], [y], {**op.attrs, "keepdim": False}, op.role)
+
+
+def _sink_broadcasts(ops, readers):
+    """The ops with each ``broadcast_to`` moved past the elementwise ops that alone read its
+    result, and dropped where they broadcast the same way (see the module's docstring)."""
+    ops, i = list(ops), 0
+    while i < len(ops):
+        if not (ops[i].type == "broadcast_to" and _sink_one(ops, i, readers)):
+            i += 1
+    return ops
+
+
+def _sink_one(ops, i, readers):
+    """Move or drop the ``broadcast_to`` ops[i] past its only reader (in place); whether it
+    did."""
+    b = ops[i]
+    (x,), (y,) = b.inputs, b.outputs
+    if b.sized or not _private(y, readers) or not _static(x, y):
+        return False
+    j = next((k for k in range(i + 1, len(ops)) if y in list(ops[k].input_descs())), None)
+    r = ops[j] if j is not None else None
+    if r is None or r.op is None or r.op.random or len(r.outputs) != 1 or not (
+            r.type in UNARY or r.type in BROADCASTING):
+        return False
+    (out,) = r.outputs
+    if out.persistable or not _static(out, *r.input_descs()):
+        return False
+    shape = np.broadcast_shapes(*(x.shape if d is y else d.shape for d in r.input_descs()))
+    if shape == tuple(out.shape):  # the reader broadcasts x as far itself
+        ops[j] = r.copied(lambda d: x if d is y else d)
+        del ops[i]
+        return True
+    small = VarDesc(out.block, f"{out.name}@unbroadcast", shape, out.dtype)
+    readers[small.name] = 1
+    ops[j:j + 1] = [r.copied(lambda d: x if d is y else small if d is out else d),
+                    OpDesc(b.op, [small], [out], {"shape": tuple(out.shape)}, b.role)]
+    del ops[i]
+    return True
+
+
+def _fuse_linear_grads(ops):
+    """relu_grad + the bias gradient's sum + the weight gradient's matmul ->
+    fused_linear_activation_grad (see the module's docstring)."""
+    ops, i = list(ops), 0
+    while i < len(ops):
+        if ops[i].type == "relu_grad":
+            found = _linear_grad_at(ops, i)
+            if found is not None:
+                op, j, k = found
+                ops[i] = op
+                for n in sorted((j, k), reverse=True):
+                    del ops[n]
+        i += 1
+    return ops
+
+
+def _linear_grad_at(ops, i):
+    """The fused op for the relu_grad ops[i], and the indices of the sum and the matmul it
+    takes in; else None."""
+    rg = ops[i]
+    out, g = rg.inputs
+    (dz,) = rg.outputs
+    j = k = None
+    for n in range(i + 1, len(ops)):
+        op = ops[n]
+        if op.type == "sum" and j is None and op.inputs[0] is dz and _sums_rows(op, dz):
+            j = n
+        elif (op.type == "matmul" and k is None and op.inputs[1] is dz
+              and op.attrs.get("transpose_x") and not op.attrs.get("transpose_y")):
+            k = n
+    if j is None or k is None:
+        return None
+    x = ops[k].inputs[0]
+    if len(x.shape) != 2 or x.dtype.kind != "f" or not x.dtype == out.dtype == g.dtype \
+            == dz.dtype or not _static(x, dz):
+        return None
+    # the sum and the matmul move up to i: x is there already, and no op in between reads
+    # or writes their outputs
+    moved = {ops[j].outputs[0].name, ops[k].outputs[0].name}
+    for n in range(i + 1, max(j, k)):
+        written = {d.name for d in ops[n].outputs}
+        if n not in (j, k) and (x.name in written or not moved.isdisjoint(
+                written | {d.name for d in ops[n].input_descs()})):
+            return None
+    op = OpDesc(TABLE["fused_linear_activation_grad"], [x, out, g],
+                [ops[k].outputs[0], ops[j].outputs[0], dz], {"activation": "relu"}, rg.role)
+    return op, j, k
+
+
+def _sums_rows(op, dz):
+    """Whether ``sum`` op sums the 2-D ``dz`` over its rows (a bias gradient)."""
+    attrs = {**op.op.attrs, **op.attrs}
+    axis = attrs["axis"]
+    axes = [axis] if type(axis) is int else axis
+    return (len(dz.shape) == 2 and not attrs["keepdim"] and attrs["dtype"] is None
+            and type(axes) in (list, tuple) and {a % 2 for a in axes} == {0} and len(axes) == 1)
 
 
 def _fuse_bias_activation(ops, readers):

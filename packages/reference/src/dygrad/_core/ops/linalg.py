@@ -717,3 +717,33 @@ register(OpDef("fused_linear_activation", ("x", "weight", "bias"), _fused_linear
                "fusion); activation 'none', 'relu', 'sigmoid' or 'tanh'.",
                attrs={"activation": "none"}, grad=_fused_linear_grad,
                saves=("x", "weight", "out")))
+
+
+def _fused_linear_grad_meta(x, out, out_grad, activation="none"):
+    api = "fused_linear_activation_grad"
+    _require_float(api, x, out, out_grad)
+    if activation not in LINEAR_ACTIVATIONS:
+        raise ValueError(f"{api}: activation must be one of {list(LINEAR_ACTIVATIONS)}, got "
+                         f"{activation!r}")
+    if len(x.shape) < 1 or tuple(out.shape) != tuple(out_grad.shape) or \
+            tuple(out.shape[:-1]) != tuple(x.shape[:-1]) or len(out.shape) != len(x.shape):
+        raise ValueError(f"{api}: x [..., K], out and out_grad [..., N] must agree, got shapes "
+                         f"{list(x.shape)}, {list(out.shape)} and {list(out_grad.shape)}")
+    if not np.dtype(x.dtype) == np.dtype(out.dtype) == np.dtype(out_grad.dtype):
+        raise TypeError(f"{api}: x, out and out_grad must have one dtype, got "
+                        f"{_dtype_name(x.dtype)}, {_dtype_name(out.dtype)} and "
+                        f"{_dtype_name(out_grad.dtype)}")
+    k, n = x.shape[-1], out.shape[-1]
+    return Meta((k, n), x.dtype), Meta((n,), x.dtype), Meta(tuple(out.shape), x.dtype)
+
+
+register(OpDef("fused_linear_activation_grad", ("x", "out", "out_grad"),
+               _fused_linear_grad_meta,
+               "The weight and bias gradients of out = activation(x @ weight + bias), and the "
+               "gradient z_grad of its pre-activation z, from x, out and out_grad: z_grad = "
+               "out_grad through the activation, weight_grad = x^T z_grad over the leading "
+               "axes, bias_grad = z_grad summed over them (static mode's fusion of a Linear "
+               "layer's gradient ops). Not differentiable: programs get it from first-order "
+               "gradient ops only.",
+               attrs={"activation": "none"},
+               outputs=("weight_grad", "bias_grad", "z_grad")))
