@@ -137,13 +137,47 @@ def configure(kernels, array_type, ensure):
         errors.on_record_origin(_set_record_origin)
 
 
-# The user's forward line of a Node, as ``errors.creation_site`` finds it, walking the frames
-# through the C API (a fifth of the Python function's cost, so it is on by default):
-# (code, lasti) of the innermost frame whose file is not the framework's
-# (``errors.is_framework_file``, whose cache this shares), or None. Only the code object is
-# kept, never a frame.
+# The user's forward line of a Node, as ``errors.creation_site`` finds it: (code, lasti) of
+# the innermost frame whose file is not the framework's (``errors.is_framework_file``, whose
+# cache this shares), or None. Only the code object is kept, never a frame. On CPython 3.11
+# and 3.12 the walk reads the interpreter's own frames (``internal/pycore_frame.h``, which
+# Cython's tracebacks include too), as ``PyFrame_GetBack`` does, without making a frame
+# object for each (half of a W1 ``a + b``'s recording); elsewhere it walks the frame objects
+# through the C API.
 cdef extern from *:
     """
+    #if PY_VERSION_HEX >= 0x030B0000 && PY_VERSION_HEX < 0x030D0000 && !defined(PYPY_VERSION)
+    #ifndef Py_BUILD_CORE
+    #define Py_BUILD_CORE 1
+    #define DY_UNDEF_BUILD_CORE
+    #endif
+    #include "internal/pycore_frame.h"
+    #ifdef DY_UNDEF_BUILD_CORE
+    #undef Py_BUILD_CORE
+    #endif
+    #define DY_FRAMES_DIRECT 1
+    static _PyInterpreterFrame *dy_complete(_PyInterpreterFrame *f) {
+        while (f != NULL && _PyFrame_IsIncomplete(f)) f = f->previous;
+        return f;
+    }
+    static void *dy_top_frame(void) {
+        return dy_complete(PyThreadState_Get()->cframe->current_frame);
+    }
+    static void *dy_back_frame(void *f) {
+        return dy_complete(((_PyInterpreterFrame *)f)->previous);
+    }
+    static PyCodeObject *dy_frame_code(void *f) { return ((_PyInterpreterFrame *)f)->f_code; }
+    static int dy_frame_lasti_direct(void *f) {  /* PyFrame_GetLasti */
+        int lasti = _PyInterpreterFrame_LASTI((_PyInterpreterFrame *)f);
+        return lasti < 0 ? -1 : lasti * (int)sizeof(_Py_CODEUNIT);
+    }
+    #else
+    #define DY_FRAMES_DIRECT 0
+    static void *dy_top_frame(void) { return NULL; }
+    static void *dy_back_frame(void *f) { (void)f; return NULL; }
+    static PyCodeObject *dy_frame_code(void *f) { (void)f; return NULL; }
+    static int dy_frame_lasti_direct(void *f) { (void)f; return -1; }
+    #endif
     #if PY_VERSION_HEX < 0x030B0000
     #include "code.h"
     #include "frameobject.h"
@@ -157,6 +191,11 @@ cdef extern from *:
     """
     ctypedef struct PyFrameObject
     ctypedef struct PyCodeObject
+    bint DY_FRAMES_DIRECT
+    void* dy_top_frame() noexcept  # the innermost complete interpreter frame, or NULL
+    void* dy_back_frame(void*) noexcept
+    PyCodeObject* dy_frame_code(void*) noexcept  # borrowed
+    int dy_frame_lasti_direct(void*) noexcept
     PyFrameObject* PyEval_GetFrame() noexcept  # borrowed
     PyFrameObject* PyFrame_GetBack(PyFrameObject*) noexcept  # new reference or NULL
     PyCodeObject* PyFrame_GetCode(PyFrameObject*) noexcept  # new reference
@@ -170,6 +209,16 @@ cdef object _user_code = None, _framework_code = None  # the codes last classifi
 
 cdef inline object _creation_site():
     """``errors.creation_site()`` from the innermost Python frame."""
+    cdef void* frame
+    cdef PyCodeObject* c
+    if DY_FRAMES_DIRECT:
+        frame = dy_top_frame()
+        while frame != NULL:
+            c = dy_frame_code(frame)
+            if _is_user_code(c):
+                return (<object><PyObject*>c, dy_frame_lasti_direct(frame))
+            frame = dy_back_frame(frame)
+        return None
     cdef PyFrameObject* f = PyEval_GetFrame()
     cdef PyFrameObject* back
     cdef PyCodeObject* code
