@@ -80,3 +80,19 @@ def test_matmul_outer_and_strided_operands(dtype):
         a, b = (x.T, y.T) if tx else (x, y)
         np.testing.assert_allclose(K["matmul"](a, b, tx, ty), REFERENCE["matmul"](a, b, tx, ty),
                                    rtol=1e-6 if dtype == np.float32 else 1e-12)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int64, np.bool_])
+def test_broadcast_to_matches_the_reference(dtype):
+    cases = [((1, 1), (256, 64)), ((1,), (3, 1, 4)), ((3, 1), (-1, 5)), ((1, 4), (2, 0, 4)),
+             ((), (2, 3)), ((2, 3), (2, 3))]
+    for shape, target in cases:
+        x = _data(shape, np.float64).astype(dtype)
+        got = K["broadcast_to"](x, shape=target)
+        _same(got, REFERENCE["broadcast_to"](x, shape=target))
+        assert got.flags.c_contiguous and got.flags.writeable and not np.shares_memory(got, x)
+    strided = _data((3, 8), np.float32)[:, ::4]  # [3, 2], not contiguous
+    _same(K["broadcast_to"](strided, shape=(2, 3, 2)),
+          REFERENCE["broadcast_to"](strided, shape=(2, 3, 2)))
+    with pytest.raises(ValueError, match="broadcast"):
+        K["broadcast_to"](_data((3,), np.float32), shape=(2, 4))

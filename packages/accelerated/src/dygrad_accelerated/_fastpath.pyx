@@ -103,7 +103,15 @@ cdef bint _bare_raise_keeps_trim = True
 # caller's variable (a cdef function's arguments are borrowed)
 cdef Py_ssize_t _OLD_REFS = 2
 cdef bint _record_origin = False
-cdef object _new = object.__new__
+cdef extern from *:
+    """
+    /* object.__new__(cls) for a class whose instances need no arguments: its tp_alloc,
+       which is what object_new calls after checking the (absent) arguments */
+    static PyObject *dy_new(PyObject *cls) {
+        return ((PyTypeObject *)cls)->tp_alloc((PyTypeObject *)cls, 0);
+    }
+    """
+    object _new "dy_new"(object cls)
 from weakref import ref as _weakref
 
 from numpy import add as _np_add, array as _np_array, ndarray as _ndarray
