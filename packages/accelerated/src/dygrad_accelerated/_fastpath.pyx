@@ -16,6 +16,7 @@ or Parameter (other subclasses take ``getattr``).
 from cpython.object cimport PyObject
 from cpython.dict cimport PyDict_GetItemWithError
 from cpython.ref cimport Py_INCREF, Py_REFCNT, Py_XDECREF
+from cpython.weakref cimport PyWeakref_GetObject, PyWeakref_NewRef
 
 cdef extern from "Python.h":
     ctypedef struct PyMemberDef:
@@ -26,7 +27,7 @@ cdef extern from "Python.h":
 # offsets of the slots
 cdef Py_ssize_t T_DATA, T_STOP, T_GRAD_FN, T_VERSION
 cdef Py_ssize_t N_OP, N_ATTRS, N_EDGES, N_IN_META, N_OUT_META, N_SAVED, N_FREED, N_HOOKS
-cdef Py_ssize_t N_ORIGIN
+cdef Py_ssize_t N_ORIGIN, A_TENSOR
 cdef object _Parameter
 
 
@@ -61,6 +62,7 @@ cdef inline object _slot(object obj, Py_ssize_t off, str name):
 cdef void _bind_slots() except *:
     global T_DATA, T_STOP, T_GRAD_FN, T_VERSION, _Parameter
     global N_OP, N_ATTRS, N_EDGES, N_IN_META, N_OUT_META, N_SAVED, N_FREED, N_HOOKS, N_ORIGIN
+    global A_TENSOR
     from dygrad._core.tensor import Parameter
     _Parameter = Parameter
     T_DATA, T_STOP = _offset(_Tensor, "_data"), _offset(_Tensor, "stop_gradient")
@@ -68,7 +70,7 @@ cdef void _bind_slots() except *:
     N_OP, N_ATTRS, N_EDGES = _offset(_Node, "op"), _offset(_Node, "attrs"), _offset(_Node, "next_edges")
     N_IN_META, N_OUT_META = _offset(_Node, "in_meta"), _offset(_Node, "out_meta")
     N_SAVED, N_FREED, N_HOOKS = _offset(_Node, "_saved"), _offset(_Node, "_freed"), _offset(_Node, "pre_hooks")
-    N_ORIGIN = _offset(_Node, "origin")
+    N_ORIGIN, A_TENSOR = _offset(_Node, "origin"), _offset(_AccumulateGrad, "tensor")
 
 cdef extern from *:
     """
@@ -264,13 +266,19 @@ cdef inline bint _is_user_code(PyCodeObject* code) noexcept:
 
 
 cdef tuple _leaf(t):
-    """``autograd._leaf_edge``: the edge to a leaf's (one) AccumulateGrad node."""
+    """``autograd._leaf_edge``: the edge to a leaf's (one) AccumulateGrad node (a new one
+    once the last graph that held it is gone: the tensor holds it weakly)."""
     ref = t._accum
-    acc = ref() if ref is not None else None
+    if ref is None:
+        acc = None
+    elif type(ref) is _weakref:
+        acc = <object>PyWeakref_GetObject(ref)  # None once dead
+    else:
+        acc = ref()
     if acc is None:
         acc = _new(_AccumulateGrad)
-        acc.tensor = t
-        t._accum = _weakref(acc)
+        _put(acc, A_TENSOR, t)
+        t._accum = PyWeakref_NewRef(acc, None)
     return (acc, 0)
 
 
