@@ -390,6 +390,24 @@ cdef object _apply(op, _Row row, tuple inputs, dict attrs):
 
 def binary(op, x, y):
     """Apply a binary op after making both operands Tensors of one dtype."""
+    return _binary(op, x, y)
+
+
+def binary_operator(op, bint reflected, str name):
+    """Tensor's operator method for ``op`` (``__add__``; ``__radd__`` when ``reflected``) as
+    ``dispatch.install_operators`` makes it, calling the compiled ``binary`` without a Python
+    frame in between."""
+    if reflected:
+        def f(self, other):
+            return _binary(op, other, self)
+    else:
+        def f(self, other):
+            return _binary(op, self, other)
+    f.__name__ = name
+    return f
+
+
+cdef object _binary(op, x, y):
     cx, cy = type(x), type(y)
     n = None
     if (cx is _Tensor or cx is _Parameter) and (cy is _Tensor or cy is _Parameter):
