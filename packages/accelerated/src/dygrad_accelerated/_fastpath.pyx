@@ -13,6 +13,7 @@ attribute lookup by name: for a fresh Node or Tensor, and for inputs whose class
 or Parameter (other subclasses take ``getattr``).
 """
 
+cimport numpy as cnp
 from cpython.object cimport PyObject
 from cpython.dict cimport PyDict_GetItemWithError
 from cpython.ref cimport Py_INCREF, Py_REFCNT, Py_XDECREF
@@ -94,6 +95,25 @@ def set_omp_threads(int n):
 
 def get_omp_threads():
     return dy_get_omp_threads()
+
+
+cnp.import_array()
+
+
+cdef inline object _dtype(d):
+    """``d.dtype``; an ndarray's read from the array itself, without the attribute lookup."""
+    if type(d) is cnp.ndarray:
+        return (<cnp.ndarray>d).descr
+    return d.dtype
+
+
+cdef inline tuple _meta(d):
+    """``(d.shape, d.dtype)``, what a Node records of an array."""
+    cdef cnp.ndarray a
+    if type(d) is cnp.ndarray:
+        a = <cnp.ndarray>d
+        return (cnp.PyArray_IntTupleFromIntp(a.ndim, a.shape), a.descr)
+    return (d.shape, d.dtype)
 
 
 cdef object _kernels, _array_type, _ensure, _Tensor, _Node, _grad_mode
@@ -315,7 +335,7 @@ cdef object _node(op, _Row row, dict attrs, tuple inputs, tuple outputs):
     _put(n, N_ATTRS, {**op_attrs, **attrs} if attrs else op_attrs)
     for t in inputs:
         d = _slot(t, T_DATA, "_data")
-        meta.append((d.shape, d.dtype))
+        meta.append(_meta(d))
         if _slot(t, T_STOP, "stop_gradient"):
             edges.append(None)
         else:
@@ -323,7 +343,7 @@ cdef object _node(op, _Row row, dict attrs, tuple inputs, tuple outputs):
             edges.append((fn, t._out_idx) if fn is not None else _leaf(t))
     _put(n, N_EDGES, edges)
     _put(n, N_IN_META, meta)
-    _put(n, N_OUT_META, [(d.shape, d.dtype) for d in [_slot(t, T_DATA, "_data") for t in outputs]])
+    _put(n, N_OUT_META, [_meta(_slot(t, T_DATA, "_data")) for t in outputs])
     _put(n, N_FREED, False)
     _put(n, N_HOOKS, None)
     _put(n, N_ORIGIN, _creation_site() if _record_origin else None)  # the user's forward line
@@ -411,7 +431,7 @@ cdef object _binary(op, x, y):
     cx, cy = type(x), type(y)
     n = None
     if (cx is _Tensor or cx is _Parameter) and (cy is _Tensor or cy is _Parameter):
-        dx, dy = _slot(x, T_DATA, "_data").dtype, _slot(y, T_DATA, "_data").dtype
+        dx, dy = _dtype(_slot(x, T_DATA, "_data")), _dtype(_slot(y, T_DATA, "_data"))
         if dx is dy or dx == dy:  # the hot path
             n = y
     elif cy is float or cy is int:
