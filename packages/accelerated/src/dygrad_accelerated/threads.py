@@ -7,12 +7,14 @@ Three kinds of threads serve the kernels:
   each part runs the compiled loops without the GIL and a single-threaded BLAS product;
 - BLAS's own threads, given only to a matrix product big enough to pay for them (``blas_for``).
 
-OpenBLAS's idle threads spin for a long while after every multi-threaded call: below about
-a million multiply-adds they cost more than they save, and on a machine whose cores are busy
-with other processes they stall every small product by a scheduler slice (a W2 step ran 20x
-slower). So BLAS keeps one thread except inside the products big enough to pay: on two idle
-cores, a W2 product of 1 to 4 million multiply-adds ([64, 128] x [128, 256]: 52 -> 31 us;
-[64, 256] x [256, 256]: 102 -> 57 us) against none at half a million ([64, 128] x [128, 64]).
+OpenBLAS's idle threads spin for a long while after every multi-threaded call: below some
+millions of multiply-adds they cost more than they save, and on a machine whose cores are
+busy with other processes they stall every small product by a scheduler slice (a W2 step
+ran 20x slower). So BLAS keeps one thread except inside the big products. W2's products
+(2 to 4 million multiply-adds) run 1.4-1.8x faster on two idle cores alone, but a whole W2
+step does not (interleaved runs, two threads: 1063 and 1124 steps/s with them threaded
+against 1132 and 1139 without) and collapses whenever another process takes a core (189,
+53, 57 against 802-939 steps/s).
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from concurrent.futures import ThreadPoolExecutor
 from . import _fastpath
 
 # A matrix product of at least this many multiply-adds gets BLAS's threads.
-BLAS_MIN_MACS = 1 << 20
+BLAS_MIN_MACS = 1 << 24
 # A batch is split among the threads when its work is at least this many multiply-adds
 # (or, for pooling, elements read).
 SPLIT_MIN_WORK = 1 << 20
