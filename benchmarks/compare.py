@@ -108,6 +108,9 @@ def worker(framework, workload, threads, data_file):
     if framework == "torch":
         import torch
         torch.set_num_threads(threads)
+    elif framework in ("reference", "accelerated"):  # dygrad's default is every core
+        import dygrad
+        dygrad.set_num_threads(threads)
     fn = {"W1": w1, "W2": w2, "W3": w3, "W4": w4}[workload]
     args = (data_file,) if workload == "W4" else ()
     print(json.dumps(fn(framework, threads, *args)))

@@ -55,6 +55,28 @@ def test_installed_only_while_the_accelerated_engine_is_selected():
         assert autograd.run_backward is autograd.REFERENCE_PATHS["run_backward"]
 
 
+def test_operators_are_compiled_only_while_the_fast_paths_are_installed():
+    ops = dispatch.REFERENCE_OPERATORS
+    assert {"__add__", "__radd__", "__matmul__", "__rpow__", "__eq__"} <= set(ops)
+    x, y = leaf([1.0, -2.0, 3.0]), leaf([0.5, 4.0, -1.0])
+    with engine("reference"):
+        assert all(getattr(dygrad.Tensor, d) is fn for d, (fn, _, _) in ops.items())
+        want = [(x + y).numpy(), (2.0 - x).numpy(), (x ** 2).numpy(), (x < y).numpy()]
+    with engine("accelerated"):
+        for dunder, (fn, _, _) in ops.items():
+            method = getattr(dygrad.Tensor, dunder)
+            assert method is not fn and method.__name__ == fn.__name__
+        got = [(x + y).numpy(), (2.0 - x).numpy(), (x ** 2).numpy(), (x < y).numpy()]
+        dispatch.set_debug_hook(lambda name, fn: fn)  # a debugging mode: the reference's
+        try:
+            assert dygrad.Tensor.__add__ is ops["__add__"][0]
+        finally:
+            dispatch.set_debug_hook(None)
+        assert dygrad.Tensor.__add__ is not ops["__add__"][0]
+    for g, w in zip(got, want):
+        np.testing.assert_array_equal(g, w)
+
+
 def test_same_values_and_gradients_as_the_reference():
     results = {}
     for name in ENGINES:

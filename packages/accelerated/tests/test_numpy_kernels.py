@@ -68,3 +68,31 @@ def test_matmul_matches_the_reference(tx, ty, dtype):
     x = _data((3, 5) if tx else (5, 3), dtype)
     y = _data((4, 3) if ty else (3, 4), dtype)
     _same(K["matmul"](x, y, tx, ty), REFERENCE["matmul"](x, y, tx, ty))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_matmul_outer_and_strided_operands(dtype):
+    # np.dot's cases: an outer product, and operands BLAS cannot take as they are
+    col, row = _data((5, 1), dtype), _data((1, 4), dtype)
+    _same(K["matmul"](col, row), REFERENCE["matmul"](col, row))
+    x, y = _data((6, 10), dtype)[:, ::2], _data((5, 8), dtype)[:, 1::2]
+    for tx, ty in [(False, False), (True, True)]:
+        a, b = (x.T, y.T) if tx else (x, y)
+        np.testing.assert_allclose(K["matmul"](a, b, tx, ty), REFERENCE["matmul"](a, b, tx, ty),
+                                   rtol=1e-6 if dtype == np.float32 else 1e-12)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int64, np.bool_])
+def test_broadcast_to_matches_the_reference(dtype):
+    cases = [((1, 1), (256, 64)), ((1,), (3, 1, 4)), ((3, 1), (-1, 5)), ((1, 4), (2, 0, 4)),
+             ((), (2, 3)), ((2, 3), (2, 3))]
+    for shape, target in cases:
+        x = _data(shape, np.float64).astype(dtype)
+        got = K["broadcast_to"](x, shape=target)
+        _same(got, REFERENCE["broadcast_to"](x, shape=target))
+        assert got.flags.c_contiguous and got.flags.writeable and not np.shares_memory(got, x)
+    strided = _data((3, 8), np.float32)[:, ::4]  # [3, 2], not contiguous
+    _same(K["broadcast_to"](strided, shape=(2, 3, 2)),
+          REFERENCE["broadcast_to"](strided, shape=(2, 3, 2)))
+    with pytest.raises(ValueError, match="broadcast"):
+        K["broadcast_to"](_data((3,), np.float32), shape=(2, 4))

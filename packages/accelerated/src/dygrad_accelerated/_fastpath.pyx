@@ -13,9 +13,11 @@ attribute lookup by name: for a fresh Node or Tensor, and for inputs whose class
 or Parameter (other subclasses take ``getattr``).
 """
 
+cimport numpy as cnp
 from cpython.object cimport PyObject
 from cpython.dict cimport PyDict_GetItemWithError
 from cpython.ref cimport Py_INCREF, Py_REFCNT, Py_XDECREF
+from cpython.weakref cimport PyWeakref_GetObject, PyWeakref_NewRef
 
 cdef extern from "Python.h":
     ctypedef struct PyMemberDef:
@@ -26,7 +28,7 @@ cdef extern from "Python.h":
 # offsets of the slots
 cdef Py_ssize_t T_DATA, T_STOP, T_GRAD_FN, T_VERSION
 cdef Py_ssize_t N_OP, N_ATTRS, N_EDGES, N_IN_META, N_OUT_META, N_SAVED, N_FREED, N_HOOKS
-cdef Py_ssize_t N_ORIGIN
+cdef Py_ssize_t N_ORIGIN, A_TENSOR
 cdef object _Parameter
 
 
@@ -61,6 +63,7 @@ cdef inline object _slot(object obj, Py_ssize_t off, str name):
 cdef void _bind_slots() except *:
     global T_DATA, T_STOP, T_GRAD_FN, T_VERSION, _Parameter
     global N_OP, N_ATTRS, N_EDGES, N_IN_META, N_OUT_META, N_SAVED, N_FREED, N_HOOKS, N_ORIGIN
+    global A_TENSOR
     from dygrad._core.tensor import Parameter
     _Parameter = Parameter
     T_DATA, T_STOP = _offset(_Tensor, "_data"), _offset(_Tensor, "stop_gradient")
@@ -68,7 +71,7 @@ cdef void _bind_slots() except *:
     N_OP, N_ATTRS, N_EDGES = _offset(_Node, "op"), _offset(_Node, "attrs"), _offset(_Node, "next_edges")
     N_IN_META, N_OUT_META = _offset(_Node, "in_meta"), _offset(_Node, "out_meta")
     N_SAVED, N_FREED, N_HOOKS = _offset(_Node, "_saved"), _offset(_Node, "_freed"), _offset(_Node, "pre_hooks")
-    N_ORIGIN = _offset(_Node, "origin")
+    N_ORIGIN, A_TENSOR = _offset(_Node, "origin"), _offset(_AccumulateGrad, "tensor")
 
 cdef extern from *:
     """
@@ -94,6 +97,25 @@ def get_omp_threads():
     return dy_get_omp_threads()
 
 
+cnp.import_array()
+
+
+cdef inline object _dtype(d):
+    """``d.dtype``; an ndarray's read from the array itself, without the attribute lookup."""
+    if type(d) is cnp.ndarray:
+        return (<cnp.ndarray>d).descr
+    return d.dtype
+
+
+cdef inline tuple _meta(d):
+    """``(d.shape, d.dtype)``, what a Node records of an array."""
+    cdef cnp.ndarray a
+    if type(d) is cnp.ndarray:
+        a = <cnp.ndarray>d
+        return (cnp.PyArray_IntTupleFromIntp(a.ndim, a.shape), a.descr)
+    return (d.shape, d.dtype)
+
+
 cdef object _kernels, _array_type, _ensure, _Tensor, _Node, _grad_mode
 cdef object _note_cuts_py  # dispatch.note_cuts: marks where the tape was cut
 cdef object _explain, _wrap_outputs, _ref_apply, _as_operands
@@ -104,7 +126,15 @@ cdef bint _bare_raise_keeps_trim = True
 # caller's variable (a cdef function's arguments are borrowed)
 cdef Py_ssize_t _OLD_REFS = 2
 cdef bint _record_origin = False
-cdef object _new = object.__new__
+cdef extern from *:
+    """
+    /* object.__new__(cls) for a class whose instances need no arguments: its tp_alloc,
+       which is what object_new calls after checking the (absent) arguments */
+    static PyObject *dy_new(PyObject *cls) {
+        return ((PyTypeObject *)cls)->tp_alloc((PyTypeObject *)cls, 0);
+    }
+    """
+    object _new "dy_new"(object cls)
 from weakref import ref as _weakref
 
 from numpy import add as _np_add, array as _np_array, ndarray as _ndarray
@@ -140,13 +170,47 @@ def configure(kernels, array_type, ensure):
         errors.on_record_origin(_set_record_origin)
 
 
-# The user's forward line of a Node, as ``errors.creation_site`` finds it, walking the frames
-# through the C API (a fifth of the Python function's cost, so it is on by default):
-# (code, lasti) of the innermost frame whose file is not the framework's
-# (``errors.is_framework_file``, whose cache this shares), or None. Only the code object is
-# kept, never a frame.
+# The user's forward line of a Node, as ``errors.creation_site`` finds it: (code, lasti) of
+# the innermost frame whose file is not the framework's (``errors.is_framework_file``, whose
+# cache this shares), or None. Only the code object is kept, never a frame. On CPython 3.11
+# and 3.12 the walk reads the interpreter's own frames (``internal/pycore_frame.h``, which
+# Cython's tracebacks include too), as ``PyFrame_GetBack`` does, without making a frame
+# object for each (half of a W1 ``a + b``'s recording); elsewhere it walks the frame objects
+# through the C API.
 cdef extern from *:
     """
+    #if PY_VERSION_HEX >= 0x030B0000 && PY_VERSION_HEX < 0x030D0000 && !defined(PYPY_VERSION)
+    #ifndef Py_BUILD_CORE
+    #define Py_BUILD_CORE 1
+    #define DY_UNDEF_BUILD_CORE
+    #endif
+    #include "internal/pycore_frame.h"
+    #ifdef DY_UNDEF_BUILD_CORE
+    #undef Py_BUILD_CORE
+    #endif
+    #define DY_FRAMES_DIRECT 1
+    static _PyInterpreterFrame *dy_complete(_PyInterpreterFrame *f) {
+        while (f != NULL && _PyFrame_IsIncomplete(f)) f = f->previous;
+        return f;
+    }
+    static void *dy_top_frame(void) {
+        return dy_complete(PyThreadState_Get()->cframe->current_frame);
+    }
+    static void *dy_back_frame(void *f) {
+        return dy_complete(((_PyInterpreterFrame *)f)->previous);
+    }
+    static PyCodeObject *dy_frame_code(void *f) { return ((_PyInterpreterFrame *)f)->f_code; }
+    static int dy_frame_lasti_direct(void *f) {  /* PyFrame_GetLasti */
+        int lasti = _PyInterpreterFrame_LASTI((_PyInterpreterFrame *)f);
+        return lasti < 0 ? -1 : lasti * (int)sizeof(_Py_CODEUNIT);
+    }
+    #else
+    #define DY_FRAMES_DIRECT 0
+    static void *dy_top_frame(void) { return NULL; }
+    static void *dy_back_frame(void *f) { (void)f; return NULL; }
+    static PyCodeObject *dy_frame_code(void *f) { (void)f; return NULL; }
+    static int dy_frame_lasti_direct(void *f) { (void)f; return -1; }
+    #endif
     #if PY_VERSION_HEX < 0x030B0000
     #include "code.h"
     #include "frameobject.h"
@@ -160,6 +224,11 @@ cdef extern from *:
     """
     ctypedef struct PyFrameObject
     ctypedef struct PyCodeObject
+    bint DY_FRAMES_DIRECT
+    void* dy_top_frame() noexcept  # the innermost complete interpreter frame, or NULL
+    void* dy_back_frame(void*) noexcept
+    PyCodeObject* dy_frame_code(void*) noexcept  # borrowed
+    int dy_frame_lasti_direct(void*) noexcept
     PyFrameObject* PyEval_GetFrame() noexcept  # borrowed
     PyFrameObject* PyFrame_GetBack(PyFrameObject*) noexcept  # new reference or NULL
     PyCodeObject* PyFrame_GetCode(PyFrameObject*) noexcept  # new reference
@@ -173,6 +242,16 @@ cdef object _user_code = None, _framework_code = None  # the codes last classifi
 
 cdef inline object _creation_site():
     """``errors.creation_site()`` from the innermost Python frame."""
+    cdef void* frame
+    cdef PyCodeObject* c
+    if DY_FRAMES_DIRECT:
+        frame = dy_top_frame()
+        while frame != NULL:
+            c = dy_frame_code(frame)
+            if _is_user_code(c):
+                return (<object><PyObject*>c, dy_frame_lasti_direct(frame))
+            frame = dy_back_frame(frame)
+        return None
     cdef PyFrameObject* f = PyEval_GetFrame()
     cdef PyFrameObject* back
     cdef PyCodeObject* code
@@ -210,13 +289,19 @@ cdef inline bint _is_user_code(PyCodeObject* code) noexcept:
 
 
 cdef tuple _leaf(t):
-    """``autograd._leaf_edge``: the edge to a leaf's (one) AccumulateGrad node."""
+    """``autograd._leaf_edge``: the edge to a leaf's (one) AccumulateGrad node (a new one
+    once the last graph that held it is gone: the tensor holds it weakly)."""
     ref = t._accum
-    acc = ref() if ref is not None else None
+    if ref is None:
+        acc = None
+    elif type(ref) is _weakref:
+        acc = <object>PyWeakref_GetObject(ref)  # None once dead
+    else:
+        acc = ref()
     if acc is None:
         acc = _new(_AccumulateGrad)
-        acc.tensor = t
-        t._accum = _weakref(acc)
+        _put(acc, A_TENSOR, t)
+        t._accum = PyWeakref_NewRef(acc, None)
     return (acc, 0)
 
 
@@ -253,7 +338,7 @@ cdef object _node(op, _Row row, dict attrs, tuple inputs, tuple outputs):
     _put(n, N_ATTRS, {**op_attrs, **attrs} if attrs else op_attrs)
     for t in inputs:
         d = _slot(t, T_DATA, "_data")
-        meta.append((d.shape, d.dtype))
+        meta.append(_meta(d))
         if _slot(t, T_STOP, "stop_gradient"):
             edges.append(None)
         else:
@@ -261,7 +346,7 @@ cdef object _node(op, _Row row, dict attrs, tuple inputs, tuple outputs):
             edges.append((fn, t._out_idx) if fn is not None else _leaf(t))
     _put(n, N_EDGES, edges)
     _put(n, N_IN_META, meta)
-    _put(n, N_OUT_META, [(d.shape, d.dtype) for d in [_slot(t, T_DATA, "_data") for t in outputs]])
+    _put(n, N_OUT_META, [_meta(_slot(t, T_DATA, "_data")) for t in outputs])
     _put(n, N_FREED, False)
     _put(n, N_HOOKS, None)
     _put(n, N_ORIGIN, _creation_site() if _record_origin else None)  # the user's forward line
@@ -341,10 +426,28 @@ cdef int _note_cuts(op, tuple inputs, out) except -1:
 
 def binary(op, x, y):
     """Apply a binary op after making both operands Tensors of one dtype."""
+    return _binary(op, x, y)
+
+
+def binary_operator(op, bint reflected, str name):
+    """Tensor's operator method for ``op`` (``__add__``; ``__radd__`` when ``reflected``) as
+    ``dispatch.install_operators`` makes it, calling the compiled ``binary`` without a Python
+    frame in between."""
+    if reflected:
+        def f(self, other):
+            return _binary(op, other, self)
+    else:
+        def f(self, other):
+            return _binary(op, self, other)
+    f.__name__ = name
+    return f
+
+
+cdef object _binary(op, x, y):
     cx, cy = type(x), type(y)
     n = None
     if (cx is _Tensor or cx is _Parameter) and (cy is _Tensor or cy is _Parameter):
-        dx, dy = _slot(x, T_DATA, "_data").dtype, _slot(y, T_DATA, "_data").dtype
+        dx, dy = _dtype(_slot(x, T_DATA, "_data")), _dtype(_slot(y, T_DATA, "_data"))
         if dx is dy or dx == dy:  # the hot path
             n = y
     elif cy is float or cy is int:

@@ -25,15 +25,24 @@ KERNELS = {name: _REF[name] for name in _AT_THE_LIMIT if name in _REF}
 def matmul(x, y, transpose_x=False, transpose_y=False):
     """op(x) @ op(y) with Paddle's 1-D rules, BLAS's threads only for a big product"""
     if x.ndim == 2 and y.ndim == 2 and x.dtype == y.dtype and x.dtype.kind == "f":
-        # np.dot hands a 2-D product to BLAS's gemm with the transposes as flags; np.matmul
-        # is slower on transposed operands (a weight gradient x^T g: 180 vs 134 us at
-        # [256, 64] x [64, 256]) and on outer products (27 vs 7 us)
+        # both hand a 2-D product of contiguous or transposed operands to BLAS's gemm with
+        # the transposes as flags (the same result); np.dot zero-fills its output first (a
+        # sixth of a W2 step's instructions) but wins on outer products (7 vs 27 us) and on
+        # strided operands, which it copies where np.matmul loops without BLAS
         a, b = (x.T if transpose_x else x), (y.T if transpose_y else y)
         threads.blas_for(a.shape[0] * a.shape[1] * b.shape[1])
+        if a.shape[1] > 1 and _gemm_ready(a) and _gemm_ready(b):
+            return np.matmul(a, b)
         return np.dot(a, b)
     n = y.shape[-2 if transpose_y else -1] if y.ndim > 1 else 1
     threads.blas_for(x.size * n)
     return _REF["matmul"](x, y, transpose_x, transpose_y)
+
+
+def _gemm_ready(a):
+    """Whether BLAS's gemm takes the 2-D ``a`` as it is (C-contiguous, or a transposed one)."""
+    flags = a.flags
+    return flags.c_contiguous or flags.f_contiguous
 
 
 def _whole(x, axis):
@@ -67,4 +76,18 @@ def reshape(x, shape=None):
     return _REF["reshape"](x, shape)
 
 
-KERNELS.update(matmul=matmul, mean=mean, sum=sum_, reshape=reshape)
+def broadcast_to(x, shape=None):
+    """x broadcast to shape (-1 keeps a dimension); a copy, never a read-only view"""
+    # the reference's copy of np.broadcast_to's view, without building that view (a Python
+    # function around an nditer: most of a mean's gradient at W2's and W3's sizes)
+    lead = len(shape) - x.ndim
+    try:
+        out = np.empty(tuple(x.shape[i - lead] if d == -1 else d for i, d in enumerate(shape)),
+                       x.dtype)
+        out[...] = x
+    except (ValueError, IndexError):  # the reference's error
+        return _REF["broadcast_to"](x, shape)
+    return out
+
+
+KERNELS.update(matmul=matmul, mean=mean, sum=sum_, reshape=reshape, broadcast_to=broadcast_to)

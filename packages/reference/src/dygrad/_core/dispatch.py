@@ -54,6 +54,9 @@ def _use_engine(engine):
     fast = (engine.fast_paths or {}) if _static is None and _debug is None else {}
     for name, fn in REFERENCE_PATHS.items():  # the engine's compiled equivalents, if any
         globals()[name] = fast.get(name, fn)
+    make = fast.get("binary_operator")  # compiled operators: no Python frame per ``a + b``
+    for dunder, (fn, op, reflected) in REFERENCE_OPERATORS.items():
+        setattr(Tensor, dunder, fn if make is None or op is None else make(op, reflected, fn.__name__))
     if _debug is not None:
         for name, fn in DEBUG_PATHS.items():
             globals()[name] = _debug(name, fn)
@@ -398,18 +401,23 @@ def install_operators(cls):
         f.__name__ = name
         return f
 
+    def install(dunder, name, reflected=False):
+        f = bin_op(name, reflected)
+        REFERENCE_OPERATORS[dunder] = (f, table.get(name), reflected)
+        setattr(cls, dunder, f)
+
     for dunder, name in [("add", "add"), ("sub", "subtract"), ("mul", "multiply"),
                          ("truediv", "divide"), ("floordiv", "floor_divide"),
                          ("mod", "remainder"), ("pow", "elementwise_pow"),
                          ("matmul", "matmul"), ("and", "bitwise_and"), ("or", "bitwise_or"),
                          ("xor", "bitwise_xor")]:
-        setattr(cls, f"__{dunder}__", bin_op(name))
-        setattr(cls, f"__r{dunder}__", bin_op(name, reflected=True))
+        install(f"__{dunder}__", name)
+        install(f"__r{dunder}__", name, reflected=True)
     # As in Paddle, ``x += y`` rebinds x to a new tensor (no __iadd__): in-place changes
     # are spelled add_/subtract_/scale_/... and x[i] = v.
     for dunder, name in [("eq", "equal"), ("ne", "not_equal"), ("lt", "less_than"),
                          ("le", "less_equal"), ("gt", "greater_than"), ("ge", "greater_equal")]:
-        setattr(cls, f"__{dunder}__", bin_op(name))
+        install(f"__{dunder}__", name)
     cls.__neg__ = lambda self: apply(table["neg"], self)
     cls.__pos__ = lambda self: self
     cls.__abs__ = lambda self: apply(table["abs"], self)
@@ -457,6 +465,10 @@ Tensor = None  # set by install_operators (tensor.py imports this module first)
 # The meaning of the functions an engine may replace by compiled equivalents
 # (``Engine.fast_paths``): callers reach them through this module's globals.
 REFERENCE_PATHS = {"apply": apply, "binary": binary}
+# Tensor's binary operators as install_operators makes them: {dunder: (function, op,
+# reflected)}; an engine's ``fast_paths['binary_operator'](op, reflected, name)`` makes
+# compiled equivalents, installed and removed with the other fast paths.
+REFERENCE_OPERATORS: dict = {}
 # What a debugging mode wraps (set_debug_hook).
 DEBUG_PATHS = {"apply": apply, "apply_inplace": apply_inplace}
 on_engine_change(_use_engine)
