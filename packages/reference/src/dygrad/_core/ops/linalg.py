@@ -671,12 +671,16 @@ register(OpDef("svd", ("x",), _svd_meta,
 LINEAR_ACTIVATIONS = ("none", "relu", "sigmoid", "tanh")
 
 
-def _fused_linear_meta(x, weight, bias, activation="none"):
-    api = "fused_linear_activation"
-    _require_float(api, x, weight, bias)
+def _check_activation(api, activation):
     if activation not in LINEAR_ACTIVATIONS:
         raise ValueError(f"{api}: activation must be one of {list(LINEAR_ACTIVATIONS)}, got "
                          f"{activation!r}")
+
+
+def _fused_linear_meta(x, weight, bias, activation="none"):
+    api = "fused_linear_activation"
+    _require_float(api, x, weight, bias)
+    _check_activation(api, activation)
     if len(x.shape) < 1 or len(weight.shape) != 2 or x.shape[-1] != weight.shape[0]:
         raise ValueError(f"{api}: x [..., K] and weight [K, N] must agree, got shapes "
                          f"{list(x.shape)} and {list(weight.shape)}")
@@ -722,9 +726,7 @@ register(OpDef("fused_linear_activation", ("x", "weight", "bias"), _fused_linear
 def _fused_linear_grad_meta(x, out, out_grad, activation="none"):
     api = "fused_linear_activation_grad"
     _require_float(api, x, out, out_grad)
-    if activation not in LINEAR_ACTIVATIONS:
-        raise ValueError(f"{api}: activation must be one of {list(LINEAR_ACTIVATIONS)}, got "
-                         f"{activation!r}")
+    _check_activation(api, activation)
     if len(x.shape) < 1 or tuple(out.shape) != tuple(out_grad.shape) or \
             tuple(out.shape[:-1]) != tuple(x.shape[:-1]) or len(out.shape) != len(x.shape):
         raise ValueError(f"{api}: x [..., K], out and out_grad [..., N] must agree, got shapes "
