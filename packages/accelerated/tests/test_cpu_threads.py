@@ -88,3 +88,17 @@ def test_blas_threads_only_for_big_products():
         assert _blas_threads() == {1}
     finally:
         dygrad.set_num_threads(before)
+
+
+@pytest.mark.parametrize("given", [None, "active"])
+def test_openmp_threads_wait_passively_unless_the_user_says(given):
+    import os
+    import subprocess
+    import sys
+    env = {k: v for k, v in os.environ.items() if k != "OMP_WAIT_POLICY"}
+    if given is not None:
+        env["OMP_WAIT_POLICY"] = given
+    out = subprocess.run([sys.executable, "-c", "import os, dygrad_accelerated; "
+                          "print(os.environ['OMP_WAIT_POLICY'])"],
+                         env=env, capture_output=True, text=True, check=True).stdout.strip()
+    assert out == (given or "PASSIVE")

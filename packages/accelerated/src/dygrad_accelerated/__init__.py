@@ -7,7 +7,15 @@ Cython where it pays, NumPy where NumPy is already at the limit, and otherwise t
 reference kernel, said so in ``python -m dygrad_accelerated.coverage``.
 """
 
+import os
+
 __version__ = "0.1.0"
+
+# OpenMP's idle threads sleep instead of spinning after each parallel loop: on a machine with
+# few cores a spinning thread holds the core that the batch pool's thread needs (LeNet on two
+# threads trained 25-50% slower than on one; ``threads.py``). The OpenMP runtime reads this
+# when it loads with the first compiled module below; a value the user set wins.
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 from .engine import AcceleratedEngine  # noqa: E402
 
