@@ -671,6 +671,14 @@ register(OpDef("svd", ("x",), _svd_meta,
 LINEAR_ACTIVATIONS = ("none", "relu", "sigmoid", "tanh")
 
 
+def _check_one_dtype(api, names, metas):
+    """The three inputs ``names`` of a fused linear row share one dtype."""
+    a, b, c = (np.dtype(m.dtype) for m in metas)
+    if not a == b == c:
+        raise TypeError(f"{api}: {names[0]}, {names[1]} and {names[2]} must have one dtype, got "
+                        f"{_dtype_name(a)}, {_dtype_name(b)} and {_dtype_name(c)}")
+
+
 def _check_activation(api, activation):
     if activation not in LINEAR_ACTIVATIONS:
         raise ValueError(f"{api}: activation must be one of {list(LINEAR_ACTIVATIONS)}, got "
@@ -687,10 +695,7 @@ def _fused_linear_meta(x, weight, bias, activation="none"):
     if tuple(bias.shape) != (weight.shape[1],):
         raise ValueError(f"{api}: bias must have shape [{weight.shape[1]}] (weight's N), got "
                          f"{list(bias.shape)}")
-    if not np.dtype(x.dtype) == np.dtype(weight.dtype) == np.dtype(bias.dtype):
-        raise TypeError(f"{api}: x, weight and bias must have one dtype, got "
-                        f"{_dtype_name(x.dtype)}, {_dtype_name(weight.dtype)} and "
-                        f"{_dtype_name(bias.dtype)}")
+    _check_one_dtype(api, ("x", "weight", "bias"), (x, weight, bias))
     return Meta(tuple(x.shape[:-1]) + (weight.shape[1],), x.dtype)
 
 
@@ -731,10 +736,7 @@ def _fused_linear_grad_meta(x, out, out_grad, activation="none"):
             tuple(out.shape[:-1]) != tuple(x.shape[:-1]) or len(out.shape) != len(x.shape):
         raise ValueError(f"{api}: x [..., K], out and out_grad [..., N] must agree, got shapes "
                          f"{list(x.shape)}, {list(out.shape)} and {list(out_grad.shape)}")
-    if not np.dtype(x.dtype) == np.dtype(out.dtype) == np.dtype(out_grad.dtype):
-        raise TypeError(f"{api}: x, out and out_grad must have one dtype, got "
-                        f"{_dtype_name(x.dtype)}, {_dtype_name(out.dtype)} and "
-                        f"{_dtype_name(out_grad.dtype)}")
+    _check_one_dtype(api, ("x", "out", "out_grad"), (x, out, out_grad))
     k, n = x.shape[-1], out.shape[-1]
     return Meta((k, n), x.dtype), Meta((n,), x.dtype), Meta(tuple(out.shape), x.dtype)
 
