@@ -30,6 +30,8 @@ CONV_CASES = [
 # (x shape, attrs)
 POOL_CASES = [
     ((1, 1, 4, 4), {"kernel_size": (2, 2), "strides": (2, 2)}),
+    ((3, 4, 7, 9), {"kernel_size": (2, 2), "strides": (2, 2)}),     # odd sizes: the last row
+    ((2, 1, 7, 9), {"kernel_size": (2, 2), "strides": (2, 2), "ceil_mode": True}),  # and column
     ((2, 3, 5, 5), {"kernel_size": (3, 3), "strides": (2, 2), "paddings": ((1, 1), (1, 1))}),
     ((1, 2, 5, 4), {"kernel_size": (2, 3), "strides": (2, 1), "paddings": ((1, 0), (0, 1)),
                     "ceil_mode": True}),

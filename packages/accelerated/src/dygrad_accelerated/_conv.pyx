@@ -41,6 +41,93 @@ cdef inline Py_ssize_t _hi(Py_ssize_t off, Py_ssize_t stride, Py_ssize_t size, P
     return b if b > lo else lo
 
 
+# im2col and col2im when a window's columns are consecutive input columns (column stride
+# and dilation 1: most convolutions), in C with restrict pointers: each window row is then a
+# plain copy (an add) of consecutive elements that the compiler vectorises without checking
+# at every row whether input and output overlap (seven instructions per element before,
+# most of a LeNet convolution's time outside the matrix products). The loops are those of
+# ``_im2col``/``_col2im`` below, which stay the meaning and take every other case.
+cdef extern from *:
+    """
+    static inline Py_ssize_t dy_clamp(Py_ssize_t v, Py_ssize_t lo, Py_ssize_t hi) {
+        return v < lo ? lo : (v > hi ? hi : v);
+    }
+    /* the outputs o in [lo, hi) whose read o * stride + off lies in [0, size) */
+    static inline void dy_span(Py_ssize_t off, Py_ssize_t stride, Py_ssize_t size,
+                               Py_ssize_t out, Py_ssize_t *lo, Py_ssize_t *hi) {
+        Py_ssize_t a = off < 0 ? (-off + stride - 1) / stride : 0;
+        Py_ssize_t b = size - 1 - off >= 0 ? (size - 1 - off) / stride + 1 : 0;
+        *lo = dy_clamp(a, 0, out);
+        *hi = dy_clamp(b, *lo, out);
+    }
+    #define DY_COLS_S1(IM2COL, COL2IM, T)                                               \
+    static void IM2COL(const T *restrict x, T *restrict cols, Py_ssize_t n, Py_ssize_t c, \
+            Py_ssize_t h, Py_ssize_t w, Py_ssize_t kh, Py_ssize_t kw, Py_ssize_t sh,      \
+            Py_ssize_t ph, Py_ssize_t pw, Py_ssize_t dh, Py_ssize_t oh, Py_ssize_t ow,    \
+            Py_ssize_t sn, Py_ssize_t sr) {                                               \
+        for (Py_ssize_t b = 0; b < n; b++) for (Py_ssize_t ch = 0; ch < c; ch++)         \
+        for (Py_ssize_t i = 0; i < kh; i++) {                                             \
+            Py_ssize_t ylo, yhi;                                                          \
+            dy_span(i * dh - ph, sh, h, oh, &ylo, &yhi);                                  \
+            for (Py_ssize_t j = 0; j < kw; j++) {                                         \
+                Py_ssize_t off = j - pw, lo, hi;                                          \
+                dy_span(off, 1, w, ow, &lo, &hi);                                         \
+                T *restrict dst = cols + b * sn + ((ch * kh + i) * kw + j) * sr;          \
+                for (Py_ssize_t y = 0; y < oh; y++) {                                     \
+                    T *restrict d = dst + y * ow;                                         \
+                    if (y < ylo || y >= yhi) {                                            \
+                        for (Py_ssize_t o = 0; o < ow; o++) d[o] = 0;                     \
+                        continue;                                                         \
+                    }                                                                     \
+                    const T *restrict src =                                               \
+                        x + ((b * c + ch) * h + y * sh - ph + i * dh) * w + off;          \
+                    for (Py_ssize_t o = 0; o < lo; o++) d[o] = 0;                         \
+                    for (Py_ssize_t o = lo; o < hi; o++) d[o] = src[o];                   \
+                    for (Py_ssize_t o = hi; o < ow; o++) d[o] = 0;                        \
+                }                                                                         \
+            }                                                                             \
+        }                                                                                 \
+    }                                                                                     \
+    static void COL2IM(const T *restrict cols, T *restrict x, Py_ssize_t n, Py_ssize_t c, \
+            Py_ssize_t h, Py_ssize_t w, Py_ssize_t kh, Py_ssize_t kw, Py_ssize_t sh,      \
+            Py_ssize_t ph, Py_ssize_t pw, Py_ssize_t dh, Py_ssize_t oh, Py_ssize_t ow,    \
+            Py_ssize_t sn, Py_ssize_t sr) {                                               \
+        for (Py_ssize_t b = 0; b < n; b++) {                                              \
+            memset(x + b * c * h * w, 0, c * h * w * sizeof(T));                          \
+            for (Py_ssize_t ch = 0; ch < c; ch++) for (Py_ssize_t i = 0; i < kh; i++) {   \
+                Py_ssize_t ylo, yhi;                                                      \
+                dy_span(i * dh - ph, sh, h, oh, &ylo, &yhi);                              \
+                for (Py_ssize_t j = 0; j < kw; j++) {                                     \
+                    Py_ssize_t off = j - pw, lo, hi;                                      \
+                    dy_span(off, 1, w, ow, &lo, &hi);                                     \
+                    const T *restrict src = cols + b * sn + ((ch * kh + i) * kw + j) * sr; \
+                    for (Py_ssize_t y = ylo; y < yhi; y++) {                              \
+                        T *restrict d = x + ((b * c + ch) * h + y * sh - ph + i * dh) * w \
+                                        + off;                                            \
+                        const T *restrict s = src + y * ow;                               \
+                        for (Py_ssize_t o = lo; o < hi; o++) d[o] += s[o];                \
+                    }                                                                     \
+                }                                                                         \
+            }                                                                             \
+        }                                                                                 \
+    }
+    DY_COLS_S1(dy_im2col_s1_f, dy_col2im_s1_f, float)
+    DY_COLS_S1(dy_im2col_s1_d, dy_col2im_s1_d, double)
+    """
+    void dy_im2col_s1_f(const float*, float*, Py_ssize_t, Py_ssize_t, Py_ssize_t, Py_ssize_t,
+                        Py_ssize_t, Py_ssize_t, Py_ssize_t, Py_ssize_t, Py_ssize_t, Py_ssize_t,
+                        Py_ssize_t, Py_ssize_t, Py_ssize_t, Py_ssize_t) noexcept nogil
+    void dy_im2col_s1_d(const double*, double*, Py_ssize_t, Py_ssize_t, Py_ssize_t, Py_ssize_t,
+                        Py_ssize_t, Py_ssize_t, Py_ssize_t, Py_ssize_t, Py_ssize_t, Py_ssize_t,
+                        Py_ssize_t, Py_ssize_t, Py_ssize_t, Py_ssize_t) noexcept nogil
+    void dy_col2im_s1_f(const float*, float*, Py_ssize_t, Py_ssize_t, Py_ssize_t, Py_ssize_t,
+                        Py_ssize_t, Py_ssize_t, Py_ssize_t, Py_ssize_t, Py_ssize_t, Py_ssize_t,
+                        Py_ssize_t, Py_ssize_t, Py_ssize_t, Py_ssize_t) noexcept nogil
+    void dy_col2im_s1_d(const double*, double*, Py_ssize_t, Py_ssize_t, Py_ssize_t, Py_ssize_t,
+                        Py_ssize_t, Py_ssize_t, Py_ssize_t, Py_ssize_t, Py_ssize_t, Py_ssize_t,
+                        Py_ssize_t, Py_ssize_t, Py_ssize_t, Py_ssize_t) noexcept nogil
+
+
 cdef void _im2col(const real* x, real* cols, Py_ssize_t n, Py_ssize_t c, Py_ssize_t h,
                   Py_ssize_t w, Py_ssize_t kh, Py_ssize_t kw, Py_ssize_t sh, Py_ssize_t sw,
                   Py_ssize_t ph, Py_ssize_t pw, Py_ssize_t dh, Py_ssize_t dw, Py_ssize_t oh,
@@ -48,6 +135,12 @@ cdef void _im2col(const real* x, real* cols, Py_ssize_t n, Py_ssize_t c, Py_ssiz
     cdef Py_ssize_t b, ch, i, j, y, o, iy, off, lo, hi, ylo, yhi
     cdef const real* src
     cdef real* dst
+    if sw == 1 and dw == 1:
+        if real is float:
+            dy_im2col_s1_f(x, cols, n, c, h, w, kh, kw, sh, ph, pw, dh, oh, ow, sn, sr)
+        else:
+            dy_im2col_s1_d(x, cols, n, c, h, w, kh, kw, sh, ph, pw, dh, oh, ow, sn, sr)
+        return
     for b in range(n):
         for ch in range(c):
             for i in range(kh):
@@ -84,6 +177,12 @@ cdef void _col2im(const real* cols, real* x, Py_ssize_t n, Py_ssize_t c, Py_ssiz
     cdef Py_ssize_t b, ch, i, j, y, o, iy, off, lo, hi, ylo, yhi
     cdef const real* src
     cdef real* dst
+    if sw == 1 and dw == 1:
+        if real is float:
+            dy_col2im_s1_f(cols, x, n, c, h, w, kh, kw, sh, ph, pw, dh, oh, ow, sn, sr)
+        else:
+            dy_col2im_s1_d(cols, x, n, c, h, w, kh, kw, sh, ph, pw, dh, oh, ow, sn, sr)
+        return
     for b in range(n):
         memset(x + b * c * h * w, 0, c * h * w * sizeof(real))
         for ch in range(c):
@@ -136,6 +235,44 @@ def col2im(real[::1] cols, real[:, :, :, ::1] x, kernel, strides, paddings, dila
                 a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], sn, sr)
 
 
+# ``_max_pool`` for 2x2 windows, stride 2, no padding, every window inside the image (LeNet's
+# pooling): the same four comparisons in the same order, written so that the compiler makes
+# them selects (a maximum and an index blend) rather than branches: on random data every
+# other branch was a misprediction.
+cdef extern from *:
+    """
+    #define DY_MAX_POOL_2X2(NAME, T)                                                   \
+    static void NAME(const T *x, T *out, int *mask, Py_ssize_t planes, Py_ssize_t h,   \
+                     Py_ssize_t w, Py_ssize_t oh, Py_ssize_t ow) {                     \
+        for (Py_ssize_t p = 0; p < planes; p++)                                        \
+            for (Py_ssize_t y = 0; y < oh; y++) {                                      \
+                const T *r0 = x + (p * h + 2 * y) * w, *r1 = r0 + w;                   \
+                T *o_out = out + (p * oh + y) * ow;                                    \
+                int *o_mask = mask + (p * oh + y) * ow;                                \
+                int top = (int)(2 * y * w), wi = (int)w;                               \
+                for (Py_ssize_t o = 0; o < ow; o++) {                                  \
+                    int at = top + 2 * (int)o, gt;                                     \
+                    T v = r0[2 * o], best = v > -INFINITY ? v : -INFINITY;             \
+                    v = r0[2 * o + 1]; gt = v > best; best = gt ? v : best;            \
+                    at += gt;                                                          \
+                    v = r1[2 * o]; gt = v > best; best = gt ? v : best;                \
+                    at += gt * (top + wi + 2 * (int)o - at);                           \
+                    v = r1[2 * o + 1]; gt = v > best; best = gt ? v : best;            \
+                    at += gt * (top + wi + 2 * (int)o + 1 - at);                       \
+                    o_out[o] = best;                                                   \
+                    o_mask[o] = at;                                                    \
+                }                                                                      \
+            }                                                                          \
+    }
+    DY_MAX_POOL_2X2(dy_max_pool_2x2_f, float)
+    DY_MAX_POOL_2X2(dy_max_pool_2x2_d, double)
+    """
+    void dy_max_pool_2x2_f(const float*, float*, int*, Py_ssize_t, Py_ssize_t, Py_ssize_t,
+                           Py_ssize_t, Py_ssize_t) noexcept nogil
+    void dy_max_pool_2x2_d(const double*, double*, int*, Py_ssize_t, Py_ssize_t, Py_ssize_t,
+                           Py_ssize_t, Py_ssize_t) noexcept nogil
+
+
 cdef void _max_pool(const real* x, real* out, int* mask, Py_ssize_t planes, Py_ssize_t h,
                     Py_ssize_t w, Py_ssize_t kh, Py_ssize_t kw, Py_ssize_t sh, Py_ssize_t sw,
                     Py_ssize_t ph, Py_ssize_t pw, Py_ssize_t oh, Py_ssize_t ow,
@@ -143,6 +280,13 @@ cdef void _max_pool(const real* x, real* out, int* mask, Py_ssize_t planes, Py_s
     cdef Py_ssize_t p, y, o, i, j, iy, ix, ylo, yhi, xlo, xhi, at
     cdef real best, v
     cdef const real* img
+    if kh == 2 and kw == 2 and sh == 2 and sw == 2 and ph == 0 and pw == 0 and (
+            2 * oh <= h and 2 * ow <= w):
+        if real is float:
+            dy_max_pool_2x2_f(x, out, mask, planes, h, w, oh, ow)
+        else:
+            dy_max_pool_2x2_d(x, out, mask, planes, h, w, oh, ow)
+        return
     for p in range(planes):
         img = x + p * h * w
         for y in range(oh):
