@@ -163,10 +163,10 @@ def _check_mse(input, label, reduction, out_grad=None):
 
 @kernel
 def mse_loss(input, label, reduction="mean"):
-    """(input - label)^2 summed, or averaged for 'mean', accumulated in float64"""
+    """(input - label)^2 summed (an inner product of the difference), or averaged for 'mean'"""
     _check_mse(input, label, reduction)
-    d = np.subtract(input, label, dtype=np.float64)
-    total = np.sum(np.square(d))
+    d = (input - label).ravel()
+    total = np.dot(d, d)
     if reduction == "mean":
         with np.errstate(invalid="ignore"):  # 0 / 0 over no elements: NaN, as Paddle
             total = total / d.size
@@ -178,4 +178,4 @@ def mse_loss_grad(input, label, out_grad, reduction="mean"):
     """2 (input - label) out_grad, divided by the number of elements for 'mean'"""
     _check_mse(input, label, reduction, out_grad)
     scale = 2.0 * float(out_grad) / (max(input.size, 1) if reduction == "mean" else 1)
-    return (np.subtract(input, label, dtype=np.float64) * scale).astype(input.dtype)
+    return (input - label) * input.dtype.type(scale)

@@ -208,7 +208,7 @@ def _mse_grad(ctx, g):
 register(OpDef(
     "mse_loss", ("input", "label"), _mse_meta,
     "The squared error (input - label)^2 averaged ('mean') or summed ('sum') over all "
-    "elements, in one pass (accumulated in float64); a 0-D tensor. Input and label have one "
+    "elements, in one pass; a 0-D tensor. Input and label have one "
     "shape and one float dtype; NaN for 'mean' over no elements.",
     attrs={"reduction": "mean"}, grad=_mse_grad, saves=("input", "label")))
 
