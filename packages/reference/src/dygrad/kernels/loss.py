@@ -166,7 +166,7 @@ def mse_loss(input, label, reduction="mean"):
     """(input - label)^2 summed (an inner product of the difference), or averaged for 'mean'"""
     _check_mse(input, label, reduction)
     d = (input - label).ravel()
-    total = np.dot(d, d)
+    total = d @ d
     if reduction == "mean":
         with np.errstate(invalid="ignore"):  # 0 / 0 over no elements: NaN, as Paddle
             total = total / d.size
