@@ -208,8 +208,8 @@ def _mse_grad(ctx, g):
 register(OpDef(
     "mse_loss", ("input", "label"), _mse_meta,
     "The squared error (input - label)^2 averaged ('mean') or summed ('sum') over all "
-    "elements, in one pass; a 0-D tensor. Input and label have one "
-    "shape and one float dtype; NaN for 'mean' over no elements.",
+    "elements, in one pass; a 0-D tensor. Input and label have one shape and one float "
+    "dtype; NaN for 'mean' over no elements.",
     attrs={"reduction": "mean"}, grad=_mse_grad, saves=("input", "label")))
 
 
@@ -230,9 +230,7 @@ def _weight(ctx):
         return 1.0
     n = int(np.prod(ctx.shape("input"), dtype=np.int64))
     if n and n % UNKNOWN == 0:
-        d = ctx.dtype("input")
-        return ops.divide(ops.cast(ops.numel(ctx["out_grad"]), dtype=d),
-                          ops.cast(ops.numel(ctx["input"]), dtype=d))
+        return 1.0 / ops.cast(ops.numel(ctx["input"]), dtype=ctx.dtype("input"))
     return 1.0 / max(n, 1)
 
 
