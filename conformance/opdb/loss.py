@@ -1,10 +1,11 @@
-"""Op database entries: loss ops (softmax with cross-entropy and its gradient, CTC)."""
+"""Op database entries: loss ops (softmax with cross-entropy and its gradient, CTC, the mean
+squared error and its gradient)."""
 
 import itertools
 
 import numpy as np
 
-from . import FLOATS, ErrorInput, OpInfo, Sample, make
+from . import FLOATS, FLOATS16, ErrorInput, OpInfo, Sample, make
 
 # ---------------------------------------------------------------------------
 # softmax_with_cross_entropy and its gradient
@@ -202,6 +203,71 @@ def warpctc_errors(rng):
     yield ErrorInput(Sample((x, lab, lens, lens), {"blank": 3}), ValueError, r"\[0, 3\)")
 
 
+# ---------------------------------------------------------------------------
+# mse_loss and its gradient
+# ---------------------------------------------------------------------------
+
+def _mse_ref(input, label, reduction="mean"):
+    """sum over the elements of (input - label)^2 in float64, divided by their number for
+    'mean' (NaN over no elements)."""
+    d = (input.astype(np.float64) - label.astype(np.float64)).ravel()
+    with np.errstate(invalid="ignore"):
+        total = np.vdot(d, d) / (d.size if reduction == "mean" else 1)
+    return np.asarray(total).astype(input.dtype)
+
+
+def _mse_grad_ref(input, label, out_grad, reduction="mean"):
+    """d/d input of out_grad * mse: 2 (input - label) out_grad, over n for 'mean'."""
+    n = input.size if reduction == "mean" else 1
+    d = input.astype(np.float64) - label.astype(np.float64)
+    return (2.0 * d * float(out_grad) / max(n, 1)).astype(input.dtype)
+
+
+_MSE_SHAPES = [(3, 4), (1, 5), (7,), (), (2, 3, 5), (64, 1), (33, 17)]
+
+
+def _mse_cases(dtype, rng):
+    """(input, label, attrs, desc): every shape with each reduction, and empty inputs."""
+    for shape in _MSE_SHAPES:
+        for reduction in ("mean", "sum"):
+            yield (make(shape, dtype, rng), make(shape, dtype, rng), {"reduction": reduction},
+                   f"{shape} {reduction}")
+    for reduction in ("mean", "sum"):
+        yield (make((0, 3), dtype, rng), make((0, 3), dtype, rng), {"reduction": reduction},
+               f"empty {reduction}")
+
+
+def mse_samples(dtype, rng):
+    for x, y, attrs, desc in _mse_cases(dtype, rng):
+        yield Sample((x, y), attrs, desc, grad=x.size > 0)
+
+
+def mse_grad_samples(dtype, rng):
+    for x, y, attrs, desc in _mse_cases(dtype, rng):
+        yield Sample((x, y, make((), dtype, rng)), attrs, desc, grad=x.size > 0)
+
+
+def mse_errors(rng):
+    x = make((3, 4), np.float32, rng)
+    yield ErrorInput(Sample((x, make((4,), np.float32, rng))), ValueError,
+                     r"paddle.nn.functional.mse_loss: input and label must have the same "
+                     r"shape, got input shape \[3, 4\] and label shape \[4\]")
+    yield ErrorInput(Sample((x, make((3, 4), np.float64, rng))), TypeError,
+                     "label must have input's dtype float32, got float64")
+    yield ErrorInput(Sample((make((3,), np.int64, rng), make((3,), np.int64, rng))), TypeError,
+                     "floating-point tensor .* got int64")
+    yield ErrorInput(Sample((x, x), {"reduction": "none"}), ValueError,
+                     "reduction 'mean' or 'sum', got 'none'")
+
+
+def mse_grad_errors(rng):
+    x = make((3, 4), np.float32, rng)
+    yield ErrorInput(Sample((x, x, make((1,), np.float32, rng))), ValueError,
+                     r"mse_loss_grad: out_grad must be the 0-D loss's gradient .* shape \[1\]")
+    yield ErrorInput(Sample((x, make((3, 5), np.float32, rng), make((), np.float32, rng))),
+                     ValueError, r"label shape \[3, 5\]")
+
+
 OPS = [
     OpInfo("softmax_with_cross_entropy", _swce_ref, swce_samples, dtypes=FLOATS,
            gradgrad=True, errors=swce_errors,
@@ -209,4 +275,8 @@ OPS = [
     OpInfo("softmax_with_cross_entropy_grad", _swce_grad_ref, swce_grad_samples,
            dtypes=FLOATS, errors=swce_grad_errors),
     OpInfo("warpctc", _warpctc_ref, warpctc_samples, dtypes=FLOATS, errors=warpctc_errors),
+    OpInfo("mse_loss", _mse_ref, mse_samples, dtypes=FLOATS16, gradgrad=True,
+           errors=mse_errors),
+    OpInfo("mse_loss_grad", _mse_grad_ref, mse_grad_samples, dtypes=FLOATS16, gradgrad=True,
+           errors=mse_grad_errors),
 ]

@@ -104,3 +104,49 @@ def test_mixed_dtypes_go_to_the_reference():
     g = np.ones((4, 1))  # float64 against float32 probabilities
     np.testing.assert_array_equal(cpu_loss.softmax_with_cross_entropy_grad(p, label, g),
                                   REFERENCE["softmax_with_cross_entropy_grad"](p, label, g))
+
+
+# -- mse_loss and its gradient ---------------------------------------------------------------
+
+MSE_SHAPES = [(256, 64), (64, 1), (1, 5), (7,), (), (0, 3), (2, 3, 5), (33, 17)]
+
+
+def test_mse_compiled():
+    assert SOURCES["mse_loss"] == SOURCES["mse_loss_grad"] == "cython"
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
+@pytest.mark.parametrize("shape", MSE_SHAPES)
+@pytest.mark.parametrize("reduction", ["mean", "sum"])
+@pytest.mark.parametrize("noncontig", [False, True])
+def test_mse_matches_the_reference(dtype, shape, reduction, noncontig):
+    rng = np.random.default_rng(1)
+    x, y = (rng.uniform(-2, 2, shape).astype(dtype) for _ in range(2))
+    if noncontig:
+        x, y = x.T, y.T   # a transposed layout (the same shape for both)
+    g = np.asarray(rng.normal(), dtype)
+    for got, want in [_both("mse_loss", x, y, reduction=reduction),
+                      _both("mse_loss_grad", x, y, g, reduction=reduction)]:
+        assert got.dtype == want.dtype and got.shape == want.shape
+        np.testing.assert_allclose(got.astype(np.float64), want.astype(np.float64),
+                                   rtol=TOL[dtype], atol=TOL[dtype], equal_nan=True)
+    assert np.isnan(cpu_loss.mse_loss(x, y)) == (x.size == 0)  # 'mean' over nothing: NaN
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_mse_every_length_counts_every_element_once(dtype):
+    """Whole blocks of 64, the lanes within them and the tail (small integers: exact sums)."""
+    for n in list(range(1, 10)) + [63, 64, 65, 127, 128, 129, 200]:
+        x = np.arange(n, dtype=dtype) % 7
+        assert cpu_loss.mse_loss(x, np.ones(n, dtype), reduction="sum") == np.sum((x - 1) ** 2)
+
+
+@pytest.mark.parametrize("bad", [
+    (np.zeros((2, 3), np.float32), np.zeros((3, 2), np.float32)),
+    (np.zeros((2, 3), np.float32), np.zeros((2, 3), np.float64)),
+    (np.zeros((2, 3), np.int64), np.zeros((2, 3), np.int64))])
+def test_mse_refuses_what_numpy_would_broadcast_or_cast(bad):
+    with pytest.raises(ValueError):
+        cpu_loss.mse_loss(*bad)
+    with pytest.raises(ValueError):
+        cpu_loss.mse_loss_grad(*bad, np.zeros((), bad[0].dtype))

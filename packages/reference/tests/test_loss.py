@@ -275,6 +275,94 @@ def test_elementwise_losses(name, reduction):
     check_grad(lambda a, b: fn(a, b, reduction), *inputs)
 
 
+@pytest.mark.parametrize("reduction", ["mean", "sum"])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_mse_loss_runs_the_fused_op_with_both_gradients(reduction, dtype):
+    """One shape, one float dtype, reduced: the fused row, with input's and label's gradient."""
+    rng = np.random.default_rng(3)
+    a, b = rng.standard_normal((2, 5, 3)).astype(dtype), rng.standard_normal((2, 5, 3)).astype(dtype)
+    x, y = t(a, grad=True), t(b, grad=True)
+    loss = F.mse_loss(x, y, reduction)
+    assert loss.grad_fn.op.name == "mse_loss" and loss.shape == [] and loss.dtype == x.dtype
+    np.testing.assert_allclose(loss.numpy(), reduce_np((a - b) ** 2, reduction), rtol=1e-6)
+    loss.backward()
+    want = 2 * (a - b) / (a.size if reduction == "mean" else 1)
+    np.testing.assert_allclose(x.grad.numpy(), want, rtol=1e-6)
+    np.testing.assert_allclose(y.grad.numpy(), -want, rtol=1e-6)
+
+
+def test_mse_loss_second_derivatives_through_the_fused_gradient():
+    """d/dx of |d loss/dx|^2 = 8 (x - y) / n^2, and of the label-side terms."""
+    rng = np.random.default_rng(4)
+    a, b = rng.standard_normal((4, 3)), rng.standard_normal((4, 3))
+    x, y = t(a, grad=True), t(b, grad=True)
+    gx, = paddle.grad(F.mse_loss(x, y), [x], create_graph=True)
+    gg_x, gg_y = paddle.grad((gx * gx).sum(), [x, y])
+    np.testing.assert_allclose(gg_x.numpy(), 8 * (a - b) / 144, rtol=1e-12)
+    np.testing.assert_allclose(gg_y.numpy(), -8 * (a - b) / 144, rtol=1e-12)
+    check_grad(lambda u, v: F.mse_loss(u, v, "sum"), a, b)
+
+
+def test_mse_loss_broadcasting_mixed_dtypes_and_none_stay_composites():
+    x = t(np.ones((3, 4), np.float32), grad=True)
+    for label, reduction in [(t(np.zeros(4, np.float32)), "mean"),
+                             (t(np.zeros((3, 4), np.float64)), "mean"),
+                             (t(np.zeros((3, 4), np.float32)), "none")]:
+        out = F.mse_loss(x, label, reduction)
+        assert out.grad_fn.op.name != "mse_loss"
+    # Paddle 3.3.1: a float32 input and a float64 label give a float64 loss of 1.0; int64
+    # tensors an int64 sum; broadcasting a [4] label is allowed
+    assert F.mse_loss(x, t(np.zeros((3, 4)))).dtype == paddle.float64
+    out = F.mse_loss(t(np.ones(3, np.int64)), t(np.zeros(3, np.int64)), "sum")
+    assert out.dtype == paddle.int64 and int(out) == 3
+    with pytest.raises(ValueError, match="cannot be broadcast"):
+        F.mse_loss(x, t(np.zeros(3, np.float32)))
+
+
+def test_mse_loss_over_no_elements():
+    """Paddle 3.3.1: NaN for 'mean' over a [0, 3] input, 0 for 'sum'."""
+    x, y = t(np.ones((0, 3), np.float32)), t(np.ones((0, 3), np.float32))
+    assert np.isnan(F.mse_loss(x, y).numpy()) and float(F.mse_loss(x, y, "sum")) == 0.0
+
+
+def test_mse_loss_in_a_static_program(static):
+    """The fused row appends itself to the program (a -1 batch dimension too) and trains as
+    in dygraph."""
+    main, startup = static
+    x = paddle.static.data("x", [-1, 3], "float32")
+    y = paddle.static.data("y", [-1, 3], "float32")
+    linear = nn.Linear(3, 3, bias_attr=False)
+    loss = F.mse_loss(linear(x), y)
+    grads = paddle.static.gradients([loss], [linear.weight])
+    assert "mse_loss" in [op.type for op in main.global_block().ops]
+    exe = paddle.static.Executor()
+    wv, = exe.run(startup, fetch_list=[linear.weight])
+    rng = np.random.default_rng(5)
+    a, b = rng.standard_normal((5, 3)).astype("float32"), rng.standard_normal((5, 3)).astype("float32")
+    got_loss, got_grad = exe.run(main, feed={"x": a, "y": b}, fetch_list=[loss, grads[0]])
+    d = a @ wv - b
+    np.testing.assert_allclose(got_loss, np.mean(d ** 2), rtol=1e-5)
+    np.testing.assert_allclose(got_grad, a.T @ (2 * d / d.size), rtol=1e-5, atol=1e-6)
+
+
+def test_mse_loss_second_derivative_in_a_static_program(static):
+    """With a -1 batch dimension the fused gradient's own rule counts the elements when the
+    program runs: d/dx |d loss/dx|^2 = 8 (x - y) / n^2."""
+    main, startup = static
+    x = paddle.static.data("x", [-1, 3], "float64")
+    x.stop_gradient = False
+    y = paddle.static.data("y", [-1, 3], "float64")
+    gx, = paddle.static.gradients([F.mse_loss(x, y)], [x])
+    gg, = paddle.static.gradients([paddle.sum(gx * gx)], [x])
+    exe = paddle.static.Executor()
+    exe.run(startup)
+    rng = np.random.default_rng(6)
+    for rows in (5, 2):
+        a, b = rng.standard_normal((rows, 3)), rng.standard_normal((rows, 3))
+        got, = exe.run(main, feed={"x": a, "y": b}, fetch_list=[gg])
+        np.testing.assert_allclose(got, 8 * (a - b) / a.size ** 2, rtol=1e-12)
+
+
 def test_bce_clips_log_and_logits_form_is_stable():
     with np.errstate(divide="ignore"):                  # log(0), then clipped
         out = F.binary_cross_entropy(t(np.array([0.0, 1.0])), t(np.array([1.0, 0.0])),

@@ -1,5 +1,6 @@
 """Typed loops of the loss family: softmax with cross-entropy and its gradient, one pass per
-row over C-contiguous float32/float64 rows (the class axis last), rows in parallel (OpenMP).
+row over C-contiguous float32/float64 rows (the class axis last), rows in parallel (OpenMP);
+the squared error and its gradient, one pass over two flat arrays.
 
 The glue (axes, dtypes, label checks' messages, allocation) is in ``cpu_loss.py``. Nothing
 here indexes with negative numbers.
@@ -150,3 +151,49 @@ def backward(real[:, ::1] p, const real[::1] loss_grad, real[:, ::1] dx,
             for i in prange(rows, schedule="static"):
                 _backward_one(&p[0, 0], &loss_grad[0], &dx[0, 0], lab, q, i, n, ignore_index,
                               use_softmax)
+
+
+cdef enum:
+    LANES = 8     # running sums of squares in the dtype (SIMD lanes) ...
+    BLOCK = 64    # ... over this many elements, then added into a double
+
+
+cdef double _sum_squares(const real* x, const real* y, Py_ssize_t n) noexcept nogil:
+    """sum((x - y)^2): each block's differences and squares in the dtype, LANES partial sums
+    of BLOCK / LANES terms each (so the compiler can vectorise them), blocks summed in double."""
+    cdef real part[LANES]
+    cdef real d
+    cdef double total = 0.0
+    cdef Py_ssize_t b, k, j, i, whole = n - n % BLOCK
+    for b in range(n // BLOCK):
+        for j in range(LANES):
+            part[j] = 0
+        for k in range(BLOCK // LANES):
+            for j in range(LANES):
+                i = b * BLOCK + k * LANES + j
+                d = x[i] - y[i]
+                part[j] += d * d
+        for j in range(LANES):
+            total += part[j]
+    for i in range(whole, n):
+        d = x[i] - y[i]
+        total += <double>d * d
+    return total
+
+
+def squared_error(const real[::1] x, const real[::1] y):
+    """sum((x - y)^2) over two flat arrays of one length (see ``_sum_squares``)."""
+    cdef double total
+    with nogil:
+        total = _sum_squares(&x[0], &y[0], x.shape[0])
+    return total
+
+
+def squared_error_grad(const real[::1] x, const real[::1] y, double scale, real[::1] out):
+    """out = (x - y) * scale over flat arrays of one length, in their dtype (scale rounded to
+    it), as the reference kernel computes it."""
+    cdef Py_ssize_t n = x.shape[0], i
+    cdef real s = <real>scale
+    with nogil:
+        for i in range(n):
+            out[i] = (x[i] - y[i]) * s

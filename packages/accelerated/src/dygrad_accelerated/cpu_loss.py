@@ -2,7 +2,9 @@
 
 Losses: softmax with cross-entropy and its gradient. The class axis is moved last (a copy
 when it is not), float16 is computed in float32 and rounded back; inputs of mixed dtypes
-go to the reference kernel, so nothing changes beyond rounding.
+go to the reference kernel, so nothing changes beyond rounding. The mean squared error and
+its gradient: one pass over the flattened input and label each way (float16 and empty
+inputs: the reference kernels).
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from dygrad.kernels import KERNELS as _REF
-from dygrad.kernels.loss import _check, _class_index
+from dygrad.kernels.loss import _check, _check_mse, _class_index
 
 from . import _loss
 
@@ -85,5 +87,27 @@ def softmax_with_cross_entropy_grad(softmax, label, loss_grad, soft_label=False,
     return np.ascontiguousarray(_back(dx, _last(softmax, axis).shape, axis), dtype=softmax.dtype)
 
 
+def mse_loss(input, label, reduction="mean"):
+    """(input - label)^2 summed, or averaged for 'mean' (blocks of partial sums added in
+    float64)"""
+    _check_mse(input, label, reduction)
+    if input.dtype.char not in "fd" or input.size == 0:
+        return _REF["mse_loss"](input, label, reduction)
+    total = _loss.squared_error(input.ravel(), label.ravel())
+    return np.asarray(total / input.size if reduction == "mean" else total, input.dtype)
+
+
+def mse_loss_grad(input, label, out_grad, reduction="mean"):
+    """2 (input - label) out_grad, divided by the number of elements for 'mean'"""
+    _check_mse(input, label, reduction, out_grad)
+    if input.dtype.char not in "fd" or input.size == 0:
+        return _REF["mse_loss_grad"](input, label, out_grad, reduction)
+    scale = 2.0 * float(out_grad) / (input.size if reduction == "mean" else 1)
+    out = np.empty(input.shape, input.dtype)
+    _loss.squared_error_grad(input.ravel(), label.ravel(), scale, out.reshape(-1))
+    return out
+
+
 KERNELS = {"softmax_with_cross_entropy": softmax_with_cross_entropy,
-           "softmax_with_cross_entropy_grad": softmax_with_cross_entropy_grad}
+           "softmax_with_cross_entropy_grad": softmax_with_cross_entropy_grad,
+           "mse_loss": mse_loss, "mse_loss_grad": mse_loss_grad}

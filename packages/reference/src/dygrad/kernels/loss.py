@@ -1,4 +1,5 @@
-"""Loss kernels: softmax with cross-entropy and its gradient, CTC."""
+"""Loss kernels: softmax with cross-entropy and its gradient, CTC, the mean squared error
+and its gradient."""
 
 import numpy as np
 
@@ -148,3 +149,33 @@ def warpctc(logits, label, logits_length, labels_length, blank=0, norm_by_times=
         grad = grad / np.maximum(t_len, 1)[None, :, None]
     loss = np.where(feasible, -log_lik, 0.0)[:, None]
     return grad.astype(logits.dtype), loss.astype(logits.dtype)
+
+
+def _check_mse(input, label, reduction, out_grad=None):
+    """Fail on inputs NumPy would broadcast or cast silently (the row's infer_meta then says
+    what is wrong)."""
+    ok = input.dtype.kind == "f" and label.dtype == input.dtype and \
+        label.shape == input.shape and reduction in ("mean", "sum")
+    if not ok or (out_grad is not None and (out_grad.shape != () or
+                                            out_grad.dtype != input.dtype)):
+        raise ValueError("mse_loss: invalid input, label or reduction")
+
+
+@kernel
+def mse_loss(input, label, reduction="mean"):
+    """(input - label)^2 summed (an inner product of the difference), or averaged for 'mean'"""
+    _check_mse(input, label, reduction)
+    d = (input - label).ravel()
+    total = d @ d
+    if reduction == "mean":
+        with np.errstate(invalid="ignore"):  # 0 / 0 over no elements: NaN, as Paddle
+            total = total / d.size
+    return np.asarray(total, dtype=input.dtype)
+
+
+@kernel
+def mse_loss_grad(input, label, out_grad, reduction="mean"):
+    """2 (input - label) out_grad, divided by the number of elements for 'mean'"""
+    _check_mse(input, label, reduction, out_grad)
+    scale = 2.0 * float(out_grad) / (max(input.size, 1) if reduction == "mean" else 1)
+    return (input - label) * input.dtype.type(scale)

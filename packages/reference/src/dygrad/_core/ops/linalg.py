@@ -108,12 +108,14 @@ def _matmul_grad(ctx, g):
     x2s, y2s = ((1,) + xs if x1 else xs), (ys + (1,) if y1 else ys)
     x2 = ops.reshape(x, shape=x2s) if x1 else x
     y2 = ops.reshape(y, shape=y2s) if y1 else y
-    gs = list(g._data.shape)
-    if x1:
-        gs.insert(len(gs) if y1 else len(gs) - 1, 1)
-    if y1:
-        gs.append(1)
-    g2 = ops.reshape(g, shape=tuple(gs))
+    g2 = g
+    if x1 or y1:  # g without the dimensions the promotions added: put them back
+        gs = list(g._data.shape)
+        if x1:
+            gs.insert(len(gs) if y1 else len(gs) - 1, 1)
+        if y1:
+            gs.append(1)
+        g2 = ops.reshape(g, shape=tuple(gs))
     gx = gy = None
     if ctx.needs("x"):
         gx = (ops.matmul(y2, g2, transpose_x=ty, transpose_y=True) if tx

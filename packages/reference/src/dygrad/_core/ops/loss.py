@@ -1,16 +1,21 @@
-"""Loss ops: softmax with cross-entropy (with its fused gradient) and CTC (``warpctc``).
+"""Loss ops: softmax with cross-entropy (with its fused gradient), CTC (``warpctc``) and
+the mean squared error (``mse_loss``, with its fused gradient).
 
-Most losses of ``paddle.nn.functional`` are composites of other rows. These two are rows
-of their own because their fused kernels are what makes them fast and stable: one pass
-over the logits for cross-entropy, one alpha-beta recursion for CTC.
+Most losses of ``paddle.nn.functional`` are composites of other rows. These are rows of
+their own because their fused kernels are what makes them fast and stable: one pass over
+the logits for cross-entropy, one alpha-beta recursion for CTC, one pass over input and
+label each way for the squared error (instead of subtract, square and mean forward and
+five ops backward).
 """
 
 from __future__ import annotations
 
+import numpy as np
+
 from ..autograd import grad_mode
 from ..dispatch import ops
 from ..dtype import from_numpy
-from ..optable import Meta, OpDef, register
+from ..optable import UNKNOWN, Meta, OpDef, register
 from .manipulation import INDEX_DTYPES, check_axis
 
 # ---------------------------------------------------------------------------
@@ -167,3 +172,81 @@ register(OpDef(
     "as Paddle). Only first derivatives.",
     attrs={"blank": 0, "norm_by_times": False}, grad=_warpctc_grad, saves=("warpctcgrad",),
     outputs=("warpctcgrad", "loss"), nondiff_outputs=("warpctcgrad",)))
+
+
+# ---------------------------------------------------------------------------
+# mse_loss
+# ---------------------------------------------------------------------------
+
+_MSE_API = "paddle.nn.functional.mse_loss"
+
+
+def _mse_meta(input, label, reduction="mean", op=_MSE_API):
+    """A 0-D loss of input's dtype; input and label of one shape and one float dtype (the
+    functional API broadcasts, and computes other cases as a composite)."""
+    if reduction not in ("mean", "sum"):
+        raise ValueError(f"{op}: the fused op takes reduction 'mean' or 'sum', got "
+                         f"{reduction!r}")
+    if input.dtype.kind != "f":
+        raise TypeError(f"{op}: input must be a floating-point tensor (float16, float32 or "
+                        f"float64), got {_name(input.dtype)}")
+    if label.dtype != input.dtype:
+        raise TypeError(f"{op}: label must have input's dtype {_name(input.dtype)}, got "
+                        f"{_name(label.dtype)}")
+    if tuple(label.shape) != tuple(input.shape):
+        raise ValueError(f"{op}: input and label must have the same shape, got input shape "
+                         f"{list(input.shape)} and label shape {list(label.shape)}")
+    return Meta((), input.dtype)
+
+
+def _mse_grad(ctx, g):
+    """The fused ``mse_loss_grad`` row gives input's gradient; label's is its negation."""
+    dx = ops.mse_loss_grad(ctx["input"], ctx["label"], g, **ctx.attrs)
+    return (dx if ctx.needs("input") else None), (ops.neg(dx) if ctx.needs("label") else None)
+
+
+register(OpDef(
+    "mse_loss", ("input", "label"), _mse_meta,
+    "The squared error (input - label)^2 averaged ('mean') or summed ('sum') over all "
+    "elements, in one pass; a 0-D tensor. Input and label have one shape and one float "
+    "dtype; NaN for 'mean' over no elements.",
+    attrs={"reduction": "mean"}, grad=_mse_grad, saves=("input", "label")))
+
+
+def _mse_grad_meta(input, label, out_grad, reduction="mean"):
+    op = "mse_loss_grad"
+    out = _mse_meta(input, label, reduction, op=op)
+    if tuple(out_grad.shape) != () or out_grad.dtype != input.dtype:
+        raise ValueError(f"{op}: out_grad must be the 0-D loss's gradient of input's dtype "
+                         f"{_name(input.dtype)}, got shape {list(out_grad.shape)} and dtype "
+                         f"{_name(out_grad.dtype)}")
+    return Meta(tuple(input.shape), out.dtype)
+
+
+def _weight(ctx):
+    """The weight of each element's squared error in the loss: 1 ('sum') or 1 / n ('mean';
+    a 0-D tensor counted at run time where a static program's -1 dimensions leave n open)."""
+    if ctx.attrs["reduction"] == "sum":
+        return 1.0
+    n = int(np.prod(ctx.shape("input"), dtype=np.int64))
+    if n and n % UNKNOWN == 0:
+        return 1.0 / ops.cast(ops.numel(ctx["input"]), dtype=ctx.dtype("input"))
+    return 1.0 / max(n, 1)
+
+
+def _mse_grad_grad(ctx, gg):
+    """The gradient of d = 2 w (input - label) out_grad (w: ``_weight``): 2 w out_grad gg
+    for input, its negation for label, 2 w sum((input - label) gg) for out_grad."""
+    w2 = _weight(ctx) * 2.0
+    x, y, g = ctx["input"], ctx["label"], ctx["out_grad"]
+    dx = ops.multiply(gg, g * w2) if ctx.needs("input") or ctx.needs("label") else None
+    dg = ops.sum(ops.multiply(ops.subtract(x, y), gg)) * w2 if ctx.needs("out_grad") else None
+    return (dx if ctx.needs("input") else None,
+            ops.neg(dx) if ctx.needs("label") else None, dg)
+
+
+register(OpDef(
+    "mse_loss_grad", ("input", "label", "out_grad"), _mse_grad_meta,
+    "The gradient of mse_loss with respect to input, 2 (input - label) out_grad, divided by "
+    "the number of elements for 'mean'; in one pass (label's gradient is its negation).",
+    attrs={"reduction": "mean"}, grad=_mse_grad_grad, saves=("input", "label", "out_grad")))

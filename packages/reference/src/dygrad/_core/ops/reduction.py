@@ -130,6 +130,8 @@ def _mean_grad(ctx, g):
     """d mean / dx_i = 1/n for the n elements averaged."""
     a, shape = ctx.attrs, ctx.shape("x")
     n = _size(shape, reduce_axes("mean", shape, a["axis"]))
+    if not g._data.shape and n % UNKNOWN:  # a whole-array mean: scale the 0-D g, then spread
+        return ops.broadcast_to(g * (1.0 / max(n, 1)), shape=tuple(shape))
     expanded = _expand_reduced(g, shape, a["axis"], a["keepdim"])
     if n and n % UNKNOWN == 0:  # a static program's -1 dimension: count when it runs
         d = ctx.dtype("x")

@@ -1,6 +1,6 @@
 """Loss functions (paddle.nn.functional). Cross-entropy and CTC run the fused ops
-``softmax_with_cross_entropy`` and ``warpctc``; the others are composites of tensor ops,
-as in Paddle."""
+``softmax_with_cross_entropy`` and ``warpctc``, the mean squared error ``mse_loss`` where
+no broadcasting is involved; the others are composites of tensor ops, as in Paddle."""
 
 from __future__ import annotations
 
@@ -206,10 +206,15 @@ def nll_loss(input, label, weight=None, ignore_index=-100, reduction="mean", nam
 
 def mse_loss(input, label, reduction="mean", name=None):
     """(input - label)^2, averaged ('mean', a 0-D tensor), summed ('sum') or elementwise
-    ('none'); label broadcasts against input."""
+    ('none'); label broadcasts against input. Input and label of one shape and one float
+    dtype, reduced, run the fused op ``mse_loss``; other cases are the composite."""
     check_reduction(reduction, "mse_loss")
     check_tensor(input, "mse_loss", "input")
     check_tensor(label, "mse_loss", "label")
+    x, y = input._data, label._data
+    if reduction != "none" and x.dtype == y.dtype and x.dtype.kind == "f" and \
+            x.shape == y.shape:
+        return ops.mse_loss(input, label, reduction=reduction)
     return _reduce(T.square(T.subtract(input, label)), reduction)
 
 
