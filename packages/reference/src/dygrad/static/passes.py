@@ -73,8 +73,8 @@ def set_passes(**flags) -> dict:
     """Switch passes on or off (``dead_op_elimination``, ``constant_folding``,
     ``reshape_elimination``, ``broadcast_elimination``, ``linear_grad_fusion``,
     ``bias_activation_fusion``, ``outer_products``, ``elementwise_fusion``,
-    ``buffer_reuse``); returns the
-    previous settings, so ``set_passes(**previous)`` restores them."""
+    ``buffer_reuse``); returns the previous settings, so ``set_passes(**previous)``
+    restores them."""
     unknown = sorted(set(flags) - set(_PASSES))
     if unknown:
         raise ValueError(f"set_passes: unknown passes {unknown}; the passes are "
