@@ -9,7 +9,8 @@ from dygrad.static.passes import FusedChain, plan
 
 F = paddle.nn.functional
 PASSES = ["constant_folding", "reshape_elimination", "broadcast_elimination",
-          "linear_grad_fusion", "bias_activation_fusion", "elementwise_fusion", "buffer_reuse",
+          "linear_grad_fusion", "bias_activation_fusion", "outer_products", "elementwise_fusion",
+          "buffer_reuse",
           "dead_op_elimination"]
 
 
@@ -80,7 +81,8 @@ def test_reshape_elimination_on_known_shapes(static):
     l1, l2 = paddle.nn.Linear(5, 7), paddle.nn.Linear(7, 1)
     loss = F.mse_loss(l2(F.relu(l1(x))), y)
     paddle.optimizer.SGD(learning_rate=0.05).minimize(loss)
-    paddle.static.set_passes(linear_grad_fusion=False)  # it would take in a bias's sum
+    # the linear gradient fusion would take in a bias's sum; an outer product adds a reshape
+    paddle.static.set_passes(linear_grad_fusion=False, outer_products=False)
     kept = paddle.static.set_passes(reshape_elimination=False)
     before = [op.type for op in plan(main, [loss.name]).ops]
     paddle.static.set_passes(**kept)
@@ -115,6 +117,35 @@ def test_linear_relu_gradients_fuse(static):
               "y": rng.normal(size=(6, 1)).astype("float32")} for _ in range(3)]
     got = _with_and_without(main, startup, feeds, [loss, l1.weight, l1.bias, l2.weight],
                             "linear_grad_fusion")
+    assert got[2][0] < got[0][0]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_outer_products_become_multiplies(static, dtype):
+    main, startup = static
+    startup.random_seed = 8
+    x = paddle.static.data("x", [6, 5], "float32")
+    y = paddle.static.data("y", [6, 1], "float32")
+    l1, l2 = paddle.nn.Linear(5, 7), paddle.nn.Linear(7, 1)   # l2's input gradient:
+    loss = F.mse_loss(l2(F.tanh(l1(x))), y)                   # [6, 1] @ weight.T [1, 7]
+    paddle.optimizer.SGD(learning_rate=0.05).minimize(loss)
+    col = paddle.static.data("col", [1, 4], dtype)             # and col.T @ row, by hand
+    row = paddle.static.data("row", [1, 3], dtype)
+    outer = paddle.matmul(col, row, transpose_x=True)
+    fetch = [loss.name, outer.name]
+    types = [op.type for op in plan(main, fetch).ops]
+    assert types.count("matmul") == 2 and types.count("reshape") == 2  # the weight gradients
+    previous = paddle.static.set_passes(outer_products=False)
+    assert [op.type for op in plan(main, fetch).ops].count("matmul") == 4
+    paddle.static.set_passes(**previous)
+    rng = np.random.default_rng(5)
+    feeds = [{"x": rng.normal(size=(6, 5)).astype("float32"),
+              "y": rng.normal(size=(6, 1)).astype("float32"),
+              "col": rng.normal(size=(1, 4)).astype(dtype),
+              "row": rng.normal(size=(1, 3)).astype(dtype)}] * 3  # one batch: the loss falls
+    got = _with_and_without(main, startup, feeds, [loss, outer, l1.weight, l2.bias],
+                            "outer_products")
+    np.testing.assert_array_equal(got[0][1], feeds[0]["col"].T * feeds[0]["row"])
     assert got[2][0] < got[0][0]
 
 

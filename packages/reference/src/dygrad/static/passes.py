@@ -22,6 +22,10 @@
 - **bias+activation fusion**: ``matmul`` (x [..., K] by weight [K, N]), then ``add`` of a
   bias [N], then (optionally) ``relu``/``sigmoid``/``tanh``, whose intermediate results
   nothing else reads, become one ``fused_linear_activation`` op (a row of the op table);
+- **outer products**: a 2-D ``matmul`` over an inner dimension of 1 (the input gradient
+  of a Linear with one output: ``z_grad [B, 1] @ weight.T``) becomes a broadcasting
+  ``multiply`` of a column by a row (a ``reshape`` makes the row of a transposed [N, 1]
+  operand): the same products, rounded once, without BLAS's zero-filled output and packing;
 - **elementwise fusion**: a chain of consecutive elementwise ops, each reading the result
   of the one before, whose intermediate results nothing else reads, runs as one step
   (:class:`FusedChain`: the intermediates are handed from kernel to kernel, never stored);
@@ -41,7 +45,8 @@ from .._core.program import OpDesc, VarDesc, has_unknown, resolve_unknown
 
 _PASSES = {"dead_op_elimination": True, "constant_folding": True, "reshape_elimination": True,
            "broadcast_elimination": True, "linear_grad_fusion": True,
-           "bias_activation_fusion": True, "elementwise_fusion": True, "buffer_reuse": True}
+           "bias_activation_fusion": True, "outer_products": True, "elementwise_fusion": True,
+           "buffer_reuse": True}
 
 # ops whose output at each position depends only on their inputs at that position
 ELEMENTWISE = frozenset(
@@ -67,8 +72,9 @@ def passes_version() -> int:
 def set_passes(**flags) -> dict:
     """Switch passes on or off (``dead_op_elimination``, ``constant_folding``,
     ``reshape_elimination``, ``broadcast_elimination``, ``linear_grad_fusion``,
-    ``bias_activation_fusion``, ``elementwise_fusion``, ``buffer_reuse``); returns the
-    previous settings, so ``set_passes(**previous)`` restores them."""
+    ``bias_activation_fusion``, ``outer_products``, ``elementwise_fusion``,
+    ``buffer_reuse``); returns the previous settings, so ``set_passes(**previous)``
+    restores them."""
     unknown = sorted(set(flags) - set(_PASSES))
     if unknown:
         raise ValueError(f"set_passes: unknown passes {unknown}; the passes are "
@@ -167,12 +173,13 @@ def plan(program, fetch_names, sizes=(), eng=None) -> Plan:
         ops = _sink_broadcasts(ops, _readers(program, ops, fetched))
     if _PASSES["linear_grad_fusion"] and not control:
         ops = _fuse_linear_grads(ops)
-    if _PASSES["bias_activation_fusion"] or _PASSES["elementwise_fusion"]:
-        readers = _readers(program, ops, fetched)
-        if _PASSES["bias_activation_fusion"]:
-            ops = _fuse_bias_activation(ops, readers)
-        if _PASSES["elementwise_fusion"]:
-            ops = _fuse_elementwise(ops, readers)
+    readers = _readers(program, ops, fetched)
+    if _PASSES["bias_activation_fusion"]:
+        ops = _fuse_bias_activation(ops, readers)
+    if _PASSES["outer_products"] and not control:
+        ops = _outer_products(ops, readers)
+    if _PASSES["elementwise_fusion"]:
+        ops = _fuse_elementwise(ops, readers)
     free = _free_lists(program, ops, fetched) if _PASSES["buffer_reuse"] else [()] * len(ops)
     cache[key] = result = Plan(ops, free, consts)
     return result
@@ -428,6 +435,39 @@ def _linear_at(ops, i, readers):
     op = OpDesc(TABLE["fused_linear_activation"], [x, w, bias], [result],
                 {"activation": act}, mm.role)
     return op, used
+
+
+def _outer_products(ops, readers):
+    """The ops with each 2-D ``matmul`` over an inner dimension of 1 as a ``multiply``
+    (see the module's docstring)."""
+    out = []
+    for op in ops:
+        out.extend(_outer_product(op, readers) if op.type == "matmul" else (op,))
+    return out
+
+
+def _outer_product(op, readers):
+    """``[op]``, or the ops computing the outer product ``op`` is: a column [M, 1] times a
+    row [1, N], each operand reshaped to that when it is transposed."""
+    x, y = op.inputs
+    (out,) = op.outputs
+    tx, ty = op.attrs.get("transpose_x", False), op.attrs.get("transpose_y", False)
+    if len(x.shape) != 2 or len(y.shape) != 2 or x.shape[0 if tx else 1] != 1 or \
+            x.dtype.kind != "f" or x.dtype != y.dtype or not _static(x, y, out):
+        return [op]
+    ops = []
+
+    def shaped(d, transposed, shape):
+        if not transposed or tuple(d.shape) == shape:
+            return d
+        v = VarDesc(out.block, f"{d.name}@{out.name}", shape, d.dtype)
+        readers[v.name] = 1
+        ops.append(OpDesc(TABLE["reshape"], [d], [v], {"shape": list(shape)}, op.role))
+        return v
+    column = shaped(x, tx, (x.shape[1 if tx else 0], 1))
+    row = shaped(y, ty, (1, y.shape[0 if ty else 1]))
+    ops.append(OpDesc(TABLE["multiply"], [column, row], [out], {}, op.role))
+    return ops
 
 
 def _fuse_elementwise(ops, readers):
