@@ -672,3 +672,32 @@ def run_backward(roots, root_grads, retain_graph=False, create_graph=False,
         raise exc
     finally:
         _grad_mode.enabled = prev_mode
+
+
+def clear_grads(params, bint set_to_zero):
+    """``Optimizer.clear_grad`` for one group's ``params``: ``p.clear_gradient(set_to_zero)``
+    for each that needs a gradient. For a Tensor or Parameter whose gradient holds a
+    C-contiguous float32/float64 NumPy array, what ``Tensor.clear_grad`` does (a new Tensor
+    of zeros, ``np.zeros_like``'s), without its Python frames."""
+    cdef cnp.ndarray d
+    for p in params:
+        if _slot(p, T_STOP, "stop_gradient"):
+            continue
+        cls = type(p)
+        if cls is not _Tensor and cls is not _Parameter:
+            p.clear_gradient(set_to_zero)
+            continue
+        g = p._grad
+        if not set_to_zero or g is None:
+            p._grad = None
+            continue
+        data = _slot(g, T_DATA, "_data")
+        if type(data) is not _ndarray:
+            p.clear_gradient(set_to_zero)
+            continue
+        d = <cnp.ndarray>data
+        if not cnp.PyArray_IS_C_CONTIGUOUS(d) or (d.descr.type_num != cnp.NPY_FLOAT32
+                                                  and d.descr.type_num != cnp.NPY_FLOAT64):
+            p.clear_gradient(set_to_zero)
+            continue
+        p._grad = _tensor(cnp.PyArray_ZEROS(d.ndim, d.shape, d.descr.type_num, 0))
