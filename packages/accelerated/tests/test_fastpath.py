@@ -274,3 +274,36 @@ def test_set_num_threads_reaches_openmp_and_blas():
 
 def test_default_is_every_core():
     assert dygrad.get_num_threads() == (os.cpu_count() or 1)
+
+
+@pytest.mark.parametrize("set_to_zero", [True, False])
+def test_clear_grads_is_the_reference_loop(set_to_zero):
+    """``Optimizer.clear_grad``'s compiled loop: new zero gradients of each parameter's
+    dtype and layout (or None), the old gradient Tensors untouched, parameters that need no
+    gradient and other arrays left to ``Tensor.clear_grad``."""
+    def grads_after_clear(name):
+        with engine(name):
+            dygrad.seed(0)
+            lin = dygrad.nn.Linear(3, 2)
+            make = dygrad.nn.Layer().create_parameter
+            frozen, half, f_order = make([2]), make([2, 2], dtype="float16"), make([3, 2], dtype="float64")
+            frozen.stop_gradient = True
+            params = [*lin.parameters(), frozen, half, f_order]
+            lin(dygrad.ones([4, 3])).sum().backward()
+            frozen._grad, half._grad = dygrad.ones([2]), dygrad.ones([2, 2], "float16")
+            f_order._grad = dygrad.to_tensor(np.asfortranarray(np.ones((3, 2))))
+            held = lin.weight.grad
+            dygrad.optimizer.SGD(parameters=params).clear_grad(set_to_zero)
+            np.testing.assert_array_equal(held.numpy(), np.full((3, 2), 4.0, np.float32))
+            assert frozen.grad is not None and frozen.grad.numpy().sum() == 2
+            grads = [p.grad for p in params if p is not frozen]
+            return [None if g is None else (g._data, g.stop_gradient, g._grad_fn, g._version)
+                    for g in grads]
+    fast, ref = grads_after_clear("accelerated"), grads_after_clear("reference")
+    for a, b in zip(fast, ref):
+        if not set_to_zero:
+            assert a is None and b is None
+            continue
+        assert a[0].dtype == b[0].dtype and a[0].flags.c_contiguous == b[0].flags.c_contiguous
+        np.testing.assert_array_equal(a[0], b[0])
+        assert not a[0].any() and a[1:] == b[1:] == (True, None, [0])

@@ -65,3 +65,27 @@ def test_kernel_error_is_replaced_by_the_tables_error():
     b = dygrad.to_tensor(np.ones((4, 5), np.float32))
     with pytest.raises(ValueError, match=r"matmul: .*\[2, 3\].*\[4, 5\]"):
         dygrad.matmul(a, b)
+
+
+def test_ops_call_the_current_apply():
+    """``ops.<name>`` is ``apply`` with the row bound, bound again whenever an engine or a
+    mode replaces ``apply`` (static mode, a debugging mode)."""
+    from dygrad._core import dispatch
+    from dygrad._core.optable import TABLE
+    from dygrad.autograd import detect_anomaly
+
+    add = dispatch.ops.add
+    assert add.func is dispatch.apply and add.args == (TABLE["add"],)
+    assert add.__name__ == "add" and add.__doc__ == TABLE["add"].doc
+    x = dygrad.to_tensor([1.0, 2.0])
+    with detect_anomaly():
+        assert dispatch.ops.add.func is dispatch.apply is not dispatch.REFERENCE_PATHS["apply"]
+        np.testing.assert_array_equal(dispatch.ops.add(x, x).numpy(), [2.0, 4.0])
+    dygrad.enable_static()
+    try:
+        assert dispatch.ops.add.func is dispatch.REFERENCE_PATHS["apply"]
+    finally:
+        dygrad.disable_static()
+    assert dispatch.ops.add.func is dispatch.apply
+    with pytest.raises(AttributeError, match="no op 'nosuch'"):
+        dispatch.ops.nosuch()

@@ -24,17 +24,18 @@ def test_dot_of_mlp():
     lines = dot.splitlines()
     boxes = [ln for ln in lines if "shape=box" in ln]
     assert [ln.split('label="')[1].split("\\n")[0] for ln in boxes] == \
-        ["mean", "add", "matmul", "relu", "add", "matmul"]
+        ["mean", "fused_linear_activation", "relu", "fused_linear_activation"]
     for p in net.parameters():  # every parameter, by name, with its shape
         assert f'param {p.name}\\n{list(p.shape)} float32' in dot
     assert sum("shape=ellipse" in ln for ln in lines) == 4
     assert "relu\\n-> [2, 4] float32\\ngrad to: x\\nsaved: out [2, 4]" in dot
-    # the first matmul: its input x needs no gradient, it saved both operands
-    assert "matmul\\n-> [2, 4] float32\\ngrad to: y\\nsaved: x [2, 3], y [3, 4]" in dot
+    # the first Linear (one op): its input x needs no gradient, it saved both operands
+    assert ("fused_linear_activation\\n-> [2, 4] float32\\ngrad to: weight, bias\\n"
+            "saved: x [2, 3], weight [3, 4], out [2, 4]") in dot
     assert 'shape=note, label="no grad\\n[2, 3] float32", style="dashed"' in dot
-    assert sum(" -> " in ln for ln in lines) == 11  # output + 2 per binary op + 1 per unary
+    assert sum(" -> " in ln for ln in lines) == 9  # output + 1 per input of each op
     loss.backward()
-    assert "saved: x, y (freed by backward)" in graph(loss)
+    assert "saved: x, weight, out (freed by backward)" in graph(loss)
 
 
 def test_text_of_mlp():
@@ -44,7 +45,7 @@ def test_text_of_mlp():
     assert "    <- no grad [2, 3] float32 (x)" in text
     w = net[0].weight
     assert f"param {w.name}  [3, 4] float32" in text
-    assert text.count(" matmul  -> ") == 2
+    assert text.count(" fused_linear_activation  -> ") == 2
 
 
 def test_leaf_and_stop_gradient_tensors():

@@ -26,6 +26,52 @@ def test_linear_forward_matches_numpy(shape):
                                x @ lin.weight.numpy(), rtol=1e-6, atol=1e-6)
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("shape", [(4, 3), (2, 5, 3), (3,), (1, 3)])
+def test_linear_is_one_op_equal_to_matmul_and_add(shape, dtype):
+    """With gradients recorded, F.linear with a bias is one op (one node) with matmul +
+    add's results (their bits, but for the weight's gradient over a batch of matrices);
+    ReLU after it stays an op of its own."""
+    paddle.set_default_dtype(dtype)  # the conftest restores it
+    rng = np.random.default_rng(1)
+    w = paddle.to_tensor(rng.standard_normal((3, 2)).astype(dtype), stop_gradient=False)
+    b = paddle.to_tensor(rng.standard_normal(2).astype(dtype), stop_gradient=False)
+    x = paddle.to_tensor(rng.standard_normal(shape).astype(dtype), stop_gradient=False)
+    v = paddle.to_tensor(rng.standard_normal(shape[:-1] + (2,)).astype(dtype))
+    fused, plain = F.linear(x, w, b), paddle.add(paddle.matmul(x, w), b)
+    assert fused._grad_fn.op.name == "fused_linear_activation"
+    assert [e[0] for e in F.relu(fused)._grad_fn.next_edges] == [fused._grad_fn]
+    np.testing.assert_array_equal(fused.numpy(), plain.numpy())
+    grads = [paddle.grad((out * v).sum(), [x, w, b], create_graph=True) for out in (fused, plain)]
+    for g_fused, g_plain in zip(*grads):
+        if len(shape) > 2:  # one product over all rows, where matmul's rule sums a batch's
+            np.testing.assert_allclose(g_fused.numpy(), g_plain.numpy(), rtol=1e-5, atol=1e-5)
+        else:
+            np.testing.assert_array_equal(g_fused.numpy(), g_plain.numpy())
+    second = [paddle.grad((gx * gx).sum() + (gw * gw).sum(), [w, x]) for gx, gw, _ in grads]
+    for g_fused, g_plain in zip(*second):
+        np.testing.assert_allclose(g_fused.numpy(), g_plain.numpy(), rtol=1e-5, atol=1e-5)
+    with paddle.no_grad():  # no node to record: matmul and add, as before
+        np.testing.assert_array_equal(F.linear(x, w, b).numpy(), plain.numpy())
+
+
+def test_linear_as_matmul_and_add_where_one_op_does_not_fit():
+    """A bias that broadcasts, an integer input or shapes that disagree: matmul and add, with
+    their results and errors."""
+    x = paddle.ones([2, 3])
+    w = paddle.ones([3, 2])
+    w.stop_gradient = False
+    out = F.linear(x, w, paddle.to_tensor([[1.0, 2.0]]))
+    assert out._grad_fn.op.name == "add"
+    np.testing.assert_array_equal(out.numpy(), [[4.0, 5.0], [4.0, 5.0]])
+    with pytest.raises(ValueError, match=r"matmul.*\[2, 3\].*\[2, 2\]"):
+        F.linear(x, paddle.ones([2, 2]), paddle.ones([2]))
+    with pytest.raises(TypeError, match="int64"):
+        F.linear(paddle.to_tensor([[1, 2, 3]]), w, paddle.ones([2]))
+    with pytest.raises(TypeError, match="bias must be a Tensor"):
+        F.linear(x, w, [1.0, 2.0])
+
+
 def test_linear_without_bias_and_attrs():
     lin = nn.Linear(3, 2, bias_attr=False)
     assert lin.bias is None and [n for n, _ in lin.named_parameters()] == ["weight"]

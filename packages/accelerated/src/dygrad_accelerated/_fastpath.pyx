@@ -498,27 +498,39 @@ def configure_autograd():
     _add = TABLE["add"]
 
 
+cdef inline object _nslot(node, Py_ssize_t off):
+    """A slot of a Node (of class Node exactly: the caller checks), set at its creation."""
+    return <object>(<PyObject**>((<char*><PyObject*>node) + off))[0]
+
+
+cdef inline Py_ssize_t _n_outputs(node) except -1:
+    """``node.n_outputs`` (a property of Node: its Python frame is the cost saved here)."""
+    if type(node) is _Node:
+        return len(<list>_nslot(node, N_OUT_META))
+    return node.n_outputs
+
+
 cdef object _node_apply(node, list grads, bint retain_graph):
     """``Node.apply``: input gradients from output gradients."""
-    if node._freed:
+    if _nslot(node, N_FREED):
         raise node._freed_error()
-    op = node.op
+    op = _nslot(node, N_OP)
     cdef Py_ssize_t i
     for i in range(len(grads)):
         if grads[i] is None:
-            shape, dtype = node.out_meta[i]
+            shape, dtype = _nslot(node, N_OUT_META)[i]
             grads[i] = _zeros(shape, dtype)
     result = op.grad(node, *grads)
     if not isinstance(result, (tuple, list)):
         result = (result,)
     if op.variadic:
         result = (*result[0], *result[1:])
-    if len(result) != len(node.next_edges):
+    if len(result) != len(_nslot(node, N_EDGES)):
         raise _BackwardError(f"gradient rule of {op.name!r} returned {len(result)} gradients "
                              f"for {len(node.next_edges)} inputs")
     if not retain_graph:
-        node._saved = None
-        node._freed = True
+        _put(node, N_SAVED, None)
+        _put(node, N_FREED, True)
     return result
 
 
@@ -611,7 +623,7 @@ def run_backward(roots, root_grads, retain_graph=False, create_graph=False,
     for node, idx, g in starts:
         buf = buffers.get(node)
         if buf is None:
-            buf = buffers[node] = [None] * node.n_outputs
+            buf = buffers[node] = [None] * _n_outputs(node)
         buf[idx] = g if buf[idx] is None else buf[idx] + g
     ready = [node for node in dict.fromkeys(s[0] for s in starts) if deps.get(node, 0) == 0]
 
@@ -621,7 +633,7 @@ def run_backward(roots, root_grads, retain_graph=False, create_graph=False,
     try:
         while ready:
             node = ready.pop()
-            grads = buffers.pop(node, None) or [None] * node.n_outputs
+            grads = buffers.pop(node, None) or [None] * _n_outputs(node)
             hooks = node.pre_hooks
             if hooks:
                 for idx, fns in hooks.items():
@@ -659,7 +671,7 @@ def run_backward(roots, root_grads, retain_graph=False, create_graph=False,
                                              f"{type(g).__name__}, expected a Tensor")
                     buf = buffers.get(child)
                     if buf is None:
-                        buf = buffers[child] = [None] * child.n_outputs
+                        buf = buffers[child] = [None] * _n_outputs(child)
                     idx = edge[1]
                     buf[idx] = g if buf[idx] is None else buf[idx] + g
                 deps[child] -= 1
@@ -672,3 +684,32 @@ def run_backward(roots, root_grads, retain_graph=False, create_graph=False,
         raise exc
     finally:
         _grad_mode.enabled = prev_mode
+
+
+def clear_grads(params, bint set_to_zero):
+    """``Optimizer.clear_grad`` for one group's ``params``: ``p.clear_gradient(set_to_zero)``
+    for each that needs a gradient. For a Tensor or Parameter whose gradient holds a
+    C-contiguous float32/float64 NumPy array, what ``Tensor.clear_grad`` does (a new Tensor
+    of zeros, ``np.zeros_like``'s), without its Python frames."""
+    cdef cnp.ndarray d
+    for p in params:
+        if _slot(p, T_STOP, "stop_gradient"):
+            continue
+        cls = type(p)
+        if cls is not _Tensor and cls is not _Parameter:
+            p.clear_gradient(set_to_zero)
+            continue
+        g = p._grad
+        if not set_to_zero or g is None:
+            p._grad = None
+            continue
+        data = _slot(g, T_DATA, "_data")
+        if type(data) is not _ndarray:
+            p.clear_gradient(set_to_zero)
+            continue
+        d = <cnp.ndarray>data
+        if not cnp.PyArray_IS_C_CONTIGUOUS(d) or (d.descr.type_num != cnp.NPY_FLOAT32
+                                                  and d.descr.type_num != cnp.NPY_FLOAT64):
+            p.clear_gradient(set_to_zero)
+            continue
+        p._grad = _tensor(cnp.PyArray_ZEROS(d.ndim, d.shape, d.descr.type_num, 0))

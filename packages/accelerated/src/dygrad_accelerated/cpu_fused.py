@@ -2,7 +2,8 @@
 
 - ``fused_linear_activation``: BLAS's GEMM through np.matmul (fewer instructions than np.dot
   for the seed's products, and the reference's rounding), then the bias and the activation
-  in one pass (relu and sigmoid; 'none' and tanh are the reference kernel's);
+  in one pass (relu and sigmoid; 'none' adds the bias as the reference kernel does, and tanh
+  is the reference kernel's);
 - ``dropout``: the reference's uniform draws, then compare, mask and scale in one pass;
 - ``sum`` down to a bias row or to channels, the reductions of the gradient rules' ``sum_to``.
 
@@ -34,7 +35,8 @@ def fused_linear_activation(x, weight, bias, activation="none"):
     """activation(x @ weight + bias); the bias and the activation in one pass"""
     act = _COMPILED.get(activation)
     dt = x.dtype
-    if (act is None or dt.char not in "fd" or weight.dtype != dt or bias.dtype != dt
+    if ((act is None and activation != "none") or dt.char not in "fd" or weight.dtype != dt
+            or bias.dtype != dt
             or x.ndim == 0 or weight.ndim != 2 or bias.ndim != 1
             or x.shape[-1] != weight.shape[0] or bias.shape[0] != weight.shape[1]):
         return _REF["fused_linear_activation"](x, weight, bias, activation)
@@ -42,7 +44,10 @@ def fused_linear_activation(x, weight, bias, activation="none"):
     x2 = x if x.ndim == 2 else x.reshape(math.prod(x.shape[:-1]), k)
     threads.blas_for(x2.shape[0] * k * n)
     out = np.matmul(x2, weight)  # as the reference: the same GEMM, the same rounding
-    bias_activation_rows(out, bias, act)
+    if act is None:
+        out += bias  # 'none': the reference's pass
+    else:
+        bias_activation_rows(out, bias, act)
     return out if x.ndim == 2 else out.reshape(x.shape[:-1] + (n,))
 
 

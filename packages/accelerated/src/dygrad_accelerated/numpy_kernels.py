@@ -31,18 +31,12 @@ def matmul(x, y, transpose_x=False, transpose_y=False):
         # strided operands, which it copies where np.matmul loops without BLAS
         a, b = (x.T if transpose_x else x), (y.T if transpose_y else y)
         threads.blas_for(a.shape[0] * a.shape[1] * b.shape[1])
-        if a.shape[1] > 1 and _gemm_ready(a) and _gemm_ready(b):
+        if a.shape[1] > 1 and a.flags.forc and b.flags.forc:  # gemm takes both as they are
             return np.matmul(a, b)
         return np.dot(a, b)
     n = y.shape[-2 if transpose_y else -1] if y.ndim > 1 else 1
     threads.blas_for(x.size * n)
     return _REF["matmul"](x, y, transpose_x, transpose_y)
-
-
-def _gemm_ready(a):
-    """Whether BLAS's gemm takes the 2-D ``a`` as it is (C-contiguous, or a transposed one)."""
-    flags = a.flags
-    return flags.c_contiguous or flags.f_contiguous
 
 
 def _whole(x, axis):

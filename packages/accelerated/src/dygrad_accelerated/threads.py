@@ -74,7 +74,9 @@ def blas(n: int) -> None:
 
 def blas_for(macs: int) -> None:
     """BLAS threads for a product of ``macs`` multiply-adds."""
-    blas(_count if macs >= BLAS_MIN_MACS else 1)
+    n = _count if macs >= BLAS_MIN_MACS else 1
+    if n != _blas_now:  # blas(n)'s own test, without its call for every product
+        blas(n)
 
 
 def split(n: int, work: int, fn) -> list:

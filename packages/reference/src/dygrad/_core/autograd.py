@@ -168,10 +168,10 @@ class Node:
         first, box, version, out_idx, stop = entry
         if box is None:  # variadic list
             return [self._check(t, b, v, name) for t, b, v in first]
-        if out_idx is None:
-            return self._check(first, box, version, name)
         if box[0] != version:
             raise self._inplace_error(name, version, box[0])
+        if out_idx is None:
+            return first
         t = _dispatch.Tensor._wrap(first, stop)
         if grad_mode.enabled and not stop:  # create_graph: the output keeps its history
             t._grad_fn, t._out_idx = self, out_idx
@@ -199,7 +199,7 @@ class Node:
 
     def needs(self, name_or_index) -> bool:
         """Whether input ``name`` (or flat index) needs a gradient."""
-        i = name_or_index if isinstance(name_or_index, int) else self.op.inputs.index(name_or_index)
+        i = self.op.inputs.index(name_or_index) if type(name_or_index) is str else name_or_index
         return self.next_edges[i] is not None
 
     @property

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import device
 from . import dtype as _dt
 from .engine import current
 from .place import Place, parse_device
@@ -50,8 +51,10 @@ def _has_numpy_float64(data) -> bool:
 
 def to_array(data, dtype=None, place=None):
     """An engine array (a copy) holding ``data``, of ``dtype`` (or the inferred one)."""
-    from .tensor import Tensor
     eng = current()
+    if type(data) is np.ndarray:  # a NumPy batch, the common case: it keeps its dtype
+        return eng.asarray(data, data.dtype if dtype is None else _np_dtype(dtype), _place(place))
+    from .tensor import Tensor
     if isinstance(data, Tensor):
         src = eng.to_numpy(data._data)
         d = src.dtype if dtype is None else _np_dtype(dtype)
@@ -68,7 +71,6 @@ def _np_dtype(dtype) -> np.dtype:
 
 def _place(place):
     if place is None:
-        from . import device
         return device.current_place()
     return place if isinstance(place, Place) else parse_device(place)
 

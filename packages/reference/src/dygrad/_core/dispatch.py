@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+import functools
 import itertools
 import weakref
 
@@ -60,6 +61,7 @@ def _use_engine(engine):
     if _debug is not None:
         for name, fn in DEBUG_PATHS.items():
             globals()[name] = _debug(name, fn)
+    ops._rebind()
 
 
 def set_static_hooks(hooks):
@@ -287,20 +289,30 @@ def apply_inplace(op: OpDef, x, *others, **attrs):
 
 
 class _Ops:
-    """``ops.add(x, y)`` runs the table's ``add`` row; attribute per row, bound lazily."""
+    """``ops.add(x, y)`` runs the table's ``add`` row: ``apply`` with the row bound
+    (``functools.partial``, so no Python frame of its own between a caller and an engine's
+    compiled ``apply``); an attribute per row, bound on first use and bound again to the
+    new ``apply`` whenever the engine or a mode changes it (``_rebind``)."""
 
     def __getattr__(self, name):
         try:
             op = TABLE[name]
         except KeyError:
             raise AttributeError(f"the op table has no op {name!r}") from None
-
-        def call(*inputs, **attrs):
-            return apply(op, *inputs, **attrs)
-        call.__name__ = name
-        call.__doc__ = op.doc
+        call = _bind(op)
         setattr(self, name, call)
         return call
+
+    def _rebind(self):
+        for name in list(vars(self)):
+            setattr(self, name, _bind(TABLE[name]))
+
+
+def _bind(op):
+    call = functools.partial(apply, op)
+    call.__name__ = op.name
+    call.__doc__ = op.doc
+    return call
 
 
 ops = _Ops()

@@ -127,15 +127,17 @@ class Layer:
 
     def __call__(self, *inputs, **kwargs):
         try:
-            for hook in list(self._forward_pre_hooks.values()):
-                result = hook(self, inputs)
-                if result is not None:
-                    inputs = result if isinstance(result, tuple) else (result,)
+            if self._forward_pre_hooks:  # no hook, no cost
+                for hook in list(self._forward_pre_hooks.values()):
+                    result = hook(self, inputs)
+                    if result is not None:
+                        inputs = result if isinstance(result, tuple) else (result,)
             outputs = self.forward(*inputs, **kwargs)
-            for hook in list(self._forward_post_hooks.values()):
-                result = hook(self, inputs, outputs)
-                if result is not None:
-                    outputs = result
+            if self._forward_post_hooks:
+                for hook in list(self._forward_post_hooks.values()):
+                    result = hook(self, inputs, outputs)
+                    if result is not None:
+                        outputs = result
         except Exception as exc:  # name the layer path (MyNet.block2.fc) in the message
             _errors.layer_failed(exc, self)
             if _errors.BARE_RAISE_KEEPS_TRIM:

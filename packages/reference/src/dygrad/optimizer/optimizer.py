@@ -204,8 +204,8 @@ class Optimizer:
     def step(self):
         """Update every parameter that has a gradient (call after ``loss.backward()``)."""
         for group in self._param_groups:
-            pairs = [(p, p.grad) for p in group["params"]
-                     if not p.stop_gradient and p.grad is not None]
+            pairs = [(p, p._grad) for p in group["params"]
+                     if not p.stop_gradient and p._grad is not None]
             self._apply_optimize(pairs, group)
 
     def minimize(self, loss, startup_program=None, parameters=None, no_grad_set=None):
@@ -332,6 +332,9 @@ class Optimizer:
         """Clear the gradients of the parameters: zero them (default), or drop them with
         ``set_to_zero=False``."""
         for group in self._param_groups:
+            if _clear_grads is not None:  # the engine's compiled equivalent of the loop
+                _clear_grads(group["params"], set_to_zero)
+                continue
             for p in group["params"]:
                 if not p.stop_gradient:
                     p.clear_gradient(set_to_zero)
@@ -427,9 +430,15 @@ _update_params = None
 _check_update = None
 
 
+# The engine's ``clear_grads(params, set_to_zero)``: ``clear_grad``'s loop over a group, or
+# None.
+_clear_grads = None
+
+
 def _use_engine(engine):
-    global _update_params
-    _update_params = (engine.fast_paths or {}).get("update_params")
+    global _update_params, _clear_grads
+    fast = engine.fast_paths or {}
+    _update_params, _clear_grads = fast.get("update_params"), fast.get("clear_grads")
 
 
 on_engine_change(_use_engine)

@@ -7,6 +7,7 @@ leading dimensions are a batch; decompositions and solvers take floating-point i
 
 from __future__ import annotations
 
+import math
 import string
 from collections import Counter
 
@@ -702,23 +703,29 @@ def _fused_linear_meta(x, weight, bias, activation="none"):
 
 
 def _fused_linear_grad(ctx, g):
-    """Through the activation (from the output), then as matmul and bias add."""
-    x, weight, out = ctx["x"], ctx["weight"], ctx["out"]
+    """Through the activation (from the output), then as matmul and bias add; an operand is
+    read only where its gradient needs it."""
     act = ctx.attrs["activation"]
-    if act == "relu":
-        g = ops.relu_grad(out, g)
-    elif act == "sigmoid":
-        g = g * out * ops.scale(out, scale=-1.0, bias=1.0)
-    elif act == "tanh":
-        g = g * ops.scale(out * out, scale=-1.0, bias=1.0)
+    if act != "none":
+        out = ctx["out"]
+        if act == "relu":
+            g = ops.relu_grad(out, g)
+        elif act == "sigmoid":
+            g = g * out * ops.scale(out, scale=-1.0, bias=1.0)
+        elif act == "tanh":
+            g = g * ops.scale(out * out, scale=-1.0, bias=1.0)
+    gx = ops.matmul(g, ctx["weight"], transpose_y=True) if ctx.needs("x") else None
     xs = ctx.shape("x")
-    k, n = ctx.shape("weight")
-    gx = ops.matmul(g, weight, transpose_y=True) if ctx.needs("x") else None
-    rows = int(np.prod(xs[:-1], dtype=np.int64))
-    x2 = ops.reshape(x, shape=(rows, k)) if len(xs) != 2 else x
-    g2 = ops.reshape(g, shape=(rows, n)) if len(xs) != 2 else g
-    gw = ops.matmul(x2, g2, transpose_x=True) if ctx.needs("weight") else None
-    gb = ops.sum(g2, axis=0) if ctx.needs("bias") else None
+    if len(xs) != 2:  # the leading axes as the rows of one product
+        rows = math.prod(xs[:-1])
+        k, n = ctx.shape("weight")
+        g = ops.reshape(g, shape=(rows, n))
+    gw = None
+    if ctx.needs("weight"):
+        x = ctx["x"]
+        gw = ops.matmul(ops.reshape(x, shape=(rows, k)) if len(xs) != 2 else x, g,
+                        transpose_x=True)
+    gb = ops.sum(g, axis=0) if ctx.needs("bias") else None
     return gx, gw, gb
 
 

@@ -6,7 +6,9 @@ from __future__ import annotations
 import numbers
 
 from ... import tensor as T
-from ..._core.dispatch import ops
+from ..._core import program as _program
+from ..._core.autograd import grad_mode
+from ..._core.dispatch import debug_hook, ops
 from ..._core.ops.nn import DROPOUT_MODES, check_float
 from ..._core.optable import Meta
 from ..._core.tensor import Tensor
@@ -19,8 +21,21 @@ def linear(x, weight, bias=None, name=None):
     and bias of shape [out_features]; x is [..., in_features]."""
     check_tensor(x, "linear")
     check_tensor(weight, "linear", "weight")
-    out = T.matmul(x, weight)
-    return out if bias is None else T.add(out, check_tensor(bias, "linear", "bias"))
+    if bias is None:
+        return T.matmul(x, weight)
+    if isinstance(bias, Tensor) and _one_op(x._data, weight._data, bias._data):
+        return ops.fused_linear_activation(x, weight, bias)
+    return T.add(T.matmul(x, weight), check_tensor(bias, "linear", "bias"))
+
+
+def _one_op(xd, wd, bd):
+    """Whether linear runs as one op (``fused_linear_activation``, one node): in eager mode
+    while gradients are recorded and no debugging mode is on, for float operands of one
+    dtype whose shapes agree. Otherwise it is matmul and add, so the errors, the tape's cut
+    marks (under no_grad), anomaly checks and profiles name those two ops, as before."""
+    return (grad_mode.enabled and not _program.state.static and debug_hook() is None
+            and xd.dtype == wd.dtype == bd.dtype and xd.dtype.kind == "f" and wd.ndim == 2
+            and bd.shape == wd.shape[1:] and xd.shape[-1:] == wd.shape[:1])
 
 
 def bilinear(x1, x2, weight, bias=None, name=None):
