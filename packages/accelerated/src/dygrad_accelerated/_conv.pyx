@@ -60,11 +60,14 @@ cdef extern from *:
         *lo = dy_clamp(a, 0, out);
         *hi = dy_clamp(b, *lo, out);
     }
+    /* the sizes, in the order of _im2col's arguments after the two arrays, less sw, dw */
+    #define DY_COLS_SIZES(a)                                                              \
+        Py_ssize_t n = a[0], c = a[1], h = a[2], w = a[3], kh = a[4], kw = a[5],          \
+                   sh = a[6], ph = a[7], pw = a[8], dh = a[9], oh = a[10], ow = a[11],    \
+                   sn = a[12], sr = a[13];
     #define DY_COLS_S1(IM2COL, COL2IM, T)                                               \
-    static void IM2COL(const T *restrict x, T *restrict cols, Py_ssize_t n, Py_ssize_t c, \
-            Py_ssize_t h, Py_ssize_t w, Py_ssize_t kh, Py_ssize_t kw, Py_ssize_t sh,      \
-            Py_ssize_t ph, Py_ssize_t pw, Py_ssize_t dh, Py_ssize_t oh, Py_ssize_t ow,    \
-            Py_ssize_t sn, Py_ssize_t sr) {                                               \
+    static void IM2COL(const T *restrict x, T *restrict cols, const Py_ssize_t *a) {      \
+        DY_COLS_SIZES(a)                                                                  \
         for (Py_ssize_t b = 0; b < n; b++) for (Py_ssize_t ch = 0; ch < c; ch++)         \
         for (Py_ssize_t i = 0; i < kh; i++) {                                             \
             Py_ssize_t ylo, yhi;                                                          \
@@ -88,10 +91,8 @@ cdef extern from *:
             }                                                                             \
         }                                                                                 \
     }                                                                                     \
-    static void COL2IM(const T *restrict cols, T *restrict x, Py_ssize_t n, Py_ssize_t c, \
-            Py_ssize_t h, Py_ssize_t w, Py_ssize_t kh, Py_ssize_t kw, Py_ssize_t sh,      \
-            Py_ssize_t ph, Py_ssize_t pw, Py_ssize_t dh, Py_ssize_t oh, Py_ssize_t ow,    \
-            Py_ssize_t sn, Py_ssize_t sr) {                                               \
+    static void COL2IM(const T *restrict cols, T *restrict x, const Py_ssize_t *a) {      \
+        DY_COLS_SIZES(a)                                                                  \
         for (Py_ssize_t b = 0; b < n; b++) {                                              \
             memset(x + b * c * h * w, 0, c * h * w * sizeof(T));                          \
             for (Py_ssize_t ch = 0; ch < c; ch++) for (Py_ssize_t i = 0; i < kh; i++) {   \
@@ -114,19 +115,19 @@ cdef extern from *:
     DY_COLS_S1(dy_im2col_s1_f, dy_col2im_s1_f, float)
     DY_COLS_S1(dy_im2col_s1_d, dy_col2im_s1_d, double)
     """
-    void dy_im2col_s1_f(const float*, float*, Py_ssize_t, Py_ssize_t, Py_ssize_t, Py_ssize_t,
-                        Py_ssize_t, Py_ssize_t, Py_ssize_t, Py_ssize_t, Py_ssize_t, Py_ssize_t,
-                        Py_ssize_t, Py_ssize_t, Py_ssize_t, Py_ssize_t) noexcept nogil
-    void dy_im2col_s1_d(const double*, double*, Py_ssize_t, Py_ssize_t, Py_ssize_t, Py_ssize_t,
-                        Py_ssize_t, Py_ssize_t, Py_ssize_t, Py_ssize_t, Py_ssize_t, Py_ssize_t,
-                        Py_ssize_t, Py_ssize_t, Py_ssize_t, Py_ssize_t) noexcept nogil
-    void dy_col2im_s1_f(const float*, float*, Py_ssize_t, Py_ssize_t, Py_ssize_t, Py_ssize_t,
-                        Py_ssize_t, Py_ssize_t, Py_ssize_t, Py_ssize_t, Py_ssize_t, Py_ssize_t,
-                        Py_ssize_t, Py_ssize_t, Py_ssize_t, Py_ssize_t) noexcept nogil
-    void dy_col2im_s1_d(const double*, double*, Py_ssize_t, Py_ssize_t, Py_ssize_t, Py_ssize_t,
-                        Py_ssize_t, Py_ssize_t, Py_ssize_t, Py_ssize_t, Py_ssize_t, Py_ssize_t,
-                        Py_ssize_t, Py_ssize_t, Py_ssize_t, Py_ssize_t) noexcept nogil
+    void dy_im2col_s1_f(const float*, float*, const Py_ssize_t*) noexcept nogil
+    void dy_im2col_s1_d(const double*, double*, const Py_ssize_t*) noexcept nogil
+    void dy_col2im_s1_f(const float*, float*, const Py_ssize_t*) noexcept nogil
+    void dy_col2im_s1_d(const double*, double*, const Py_ssize_t*) noexcept nogil
 
+
+cdef inline void _unit_stride(const real* src, real* dst, bint adjoint,
+                              const Py_ssize_t* sizes) noexcept nogil:
+    """The C loop for src's dtype: im2col (x into cols), or col2im when ``adjoint``."""
+    if real is float:
+        (dy_col2im_s1_f if adjoint else dy_im2col_s1_f)(src, dst, sizes)
+    else:
+        (dy_col2im_s1_d if adjoint else dy_im2col_s1_d)(src, dst, sizes)
 
 cdef void _im2col(const real* x, real* cols, Py_ssize_t n, Py_ssize_t c, Py_ssize_t h,
                   Py_ssize_t w, Py_ssize_t kh, Py_ssize_t kw, Py_ssize_t sh, Py_ssize_t sw,
@@ -135,11 +136,9 @@ cdef void _im2col(const real* x, real* cols, Py_ssize_t n, Py_ssize_t c, Py_ssiz
     cdef Py_ssize_t b, ch, i, j, y, o, iy, off, lo, hi, ylo, yhi
     cdef const real* src
     cdef real* dst
+    cdef Py_ssize_t[14] sizes = [n, c, h, w, kh, kw, sh, ph, pw, dh, oh, ow, sn, sr]
     if sw == 1 and dw == 1:
-        if real is float:
-            dy_im2col_s1_f(x, cols, n, c, h, w, kh, kw, sh, ph, pw, dh, oh, ow, sn, sr)
-        else:
-            dy_im2col_s1_d(x, cols, n, c, h, w, kh, kw, sh, ph, pw, dh, oh, ow, sn, sr)
+        _unit_stride(x, cols, False, sizes)
         return
     for b in range(n):
         for ch in range(c):
@@ -177,11 +176,9 @@ cdef void _col2im(const real* cols, real* x, Py_ssize_t n, Py_ssize_t c, Py_ssiz
     cdef Py_ssize_t b, ch, i, j, y, o, iy, off, lo, hi, ylo, yhi
     cdef const real* src
     cdef real* dst
+    cdef Py_ssize_t[14] sizes = [n, c, h, w, kh, kw, sh, ph, pw, dh, oh, ow, sn, sr]
     if sw == 1 and dw == 1:
-        if real is float:
-            dy_col2im_s1_f(cols, x, n, c, h, w, kh, kw, sh, ph, pw, dh, oh, ow, sn, sr)
-        else:
-            dy_col2im_s1_d(cols, x, n, c, h, w, kh, kw, sh, ph, pw, dh, oh, ow, sn, sr)
+        _unit_stride(cols, x, True, sizes)
         return
     for b in range(n):
         memset(x + b * c * h * w, 0, c * h * w * sizeof(real))
