@@ -329,21 +329,19 @@ cdef _Row _row(op):
 cdef object _node(op, _Row row, dict attrs, tuple inputs, tuple outputs):
     """``Node(op, attrs, inputs, outputs)`` for a non-variadic op."""
     cdef object n = _new(_Node)
-    cdef list edges = [], meta = []
+    cdef Py_ssize_t i, k = len(inputs)
+    cdef list edges = [None] * k, meta = [None] * k
     cdef dict saved
     cdef tuple names, outs
-    cdef Py_ssize_t i
     op_attrs = row.attrs
     _put(n, N_OP, op)
     _put(n, N_ATTRS, {**op_attrs, **attrs} if attrs else op_attrs)
-    for t in inputs:
-        d = _slot(t, T_DATA, "_data")
-        meta.append(_meta(d))
-        if _slot(t, T_STOP, "stop_gradient"):
-            edges.append(None)
-        else:
+    for i in range(k):
+        t = inputs[i]
+        meta[i] = _meta(_slot(t, T_DATA, "_data"))
+        if not _slot(t, T_STOP, "stop_gradient"):
             fn = _slot(t, T_GRAD_FN, "_grad_fn")
-            edges.append((fn, t._out_idx) if fn is not None else _leaf(t))
+            edges[i] = (fn, t._out_idx) if fn is not None else _leaf(t)
     _put(n, N_EDGES, edges)
     _put(n, N_IN_META, meta)
     _put(n, N_OUT_META, [_meta(_slot(t, T_DATA, "_data")) for t in outputs])
