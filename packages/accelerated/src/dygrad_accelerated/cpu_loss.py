@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from dygrad.kernels import KERNELS as _REF
-from dygrad.kernels.loss import _check, _check_mse, _class_index
+from dygrad.kernels.loss import _check, _check_mse, _class_index, mse_grad_scale
 
 from . import _loss
 
@@ -102,9 +102,9 @@ def mse_loss_grad(input, label, out_grad, reduction="mean"):
     _check_mse(input, label, reduction, out_grad)
     if input.dtype.char not in "fd" or input.size == 0:
         return _REF["mse_loss_grad"](input, label, out_grad, reduction)
-    scale = 2.0 * float(out_grad) / (input.size if reduction == "mean" else 1)
     out = np.empty(input.shape, input.dtype)
-    _loss.squared_error_grad(input.ravel(), label.ravel(), scale, out.reshape(-1))
+    _loss.squared_error_grad(input.ravel(), label.ravel(),
+                             mse_grad_scale(input, out_grad, reduction), out.reshape(-1))
     return out
 
 

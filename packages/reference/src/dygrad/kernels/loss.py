@@ -161,6 +161,12 @@ def _check_mse(input, label, reduction, out_grad=None):
         raise ValueError("mse_loss: invalid input, label or reduction")
 
 
+def mse_grad_scale(input, out_grad, reduction):
+    """The factor of (input - label) in mse_loss's gradient: 2 out_grad, divided by the
+    number of elements for 'mean'."""
+    return 2.0 * float(out_grad) / (max(input.size, 1) if reduction == "mean" else 1)
+
+
 @kernel
 def mse_loss(input, label, reduction="mean"):
     """(input - label)^2 summed (an inner product of the difference), or averaged for 'mean'"""
@@ -177,5 +183,4 @@ def mse_loss(input, label, reduction="mean"):
 def mse_loss_grad(input, label, out_grad, reduction="mean"):
     """2 (input - label) out_grad, divided by the number of elements for 'mean'"""
     _check_mse(input, label, reduction, out_grad)
-    scale = 2.0 * float(out_grad) / (max(input.size, 1) if reduction == "mean" else 1)
-    return (input - label) * input.dtype.type(scale)
+    return (input - label) * input.dtype.type(mse_grad_scale(input, out_grad, reduction))
