@@ -28,7 +28,7 @@ cdef extern from "Python.h":
 # offsets of the slots
 cdef Py_ssize_t T_DATA, T_STOP, T_GRAD_FN, T_VERSION
 cdef Py_ssize_t N_OP, N_ATTRS, N_EDGES, N_IN_META, N_OUT_META, N_SAVED, N_FREED, N_HOOKS
-cdef Py_ssize_t N_ORIGIN, A_TENSOR
+cdef Py_ssize_t N_ORIGIN, A_TENSOR, G_ENABLED
 cdef object _Parameter
 
 
@@ -63,7 +63,8 @@ cdef inline object _slot(object obj, Py_ssize_t off, str name):
 cdef void _bind_slots() except *:
     global T_DATA, T_STOP, T_GRAD_FN, T_VERSION, _Parameter
     global N_OP, N_ATTRS, N_EDGES, N_IN_META, N_OUT_META, N_SAVED, N_FREED, N_HOOKS, N_ORIGIN
-    global A_TENSOR
+    global A_TENSOR, G_ENABLED
+    from dygrad._core.autograd import _GradMode
     from dygrad._core.tensor import Parameter
     _Parameter = Parameter
     T_DATA, T_STOP = _offset(_Tensor, "_data"), _offset(_Tensor, "stop_gradient")
@@ -72,6 +73,18 @@ cdef void _bind_slots() except *:
     N_IN_META, N_OUT_META = _offset(_Node, "in_meta"), _offset(_Node, "out_meta")
     N_SAVED, N_FREED, N_HOOKS = _offset(_Node, "_saved"), _offset(_Node, "_freed"), _offset(_Node, "pre_hooks")
     N_ORIGIN, A_TENSOR = _offset(_Node, "origin"), _offset(_AccumulateGrad, "tensor")
+    G_ENABLED = _offset(_GradMode, "enabled")
+
+
+cdef inline bint _grad_enabled() except -1:
+    """``bool(grad_mode.enabled)``, the slot read at its offset (a bool but for a backward's
+    ``create_graph``, which may be any truthy value)."""
+    cdef PyObject* v = (<PyObject**>((<char*><PyObject*>_grad_mode) + G_ENABLED))[0]
+    if v == <PyObject*>True:
+        return True
+    if v == <PyObject*>False:
+        return False
+    return bool(<object>v)
 
 cdef extern from *:
     """
@@ -107,13 +120,25 @@ cdef inline object _dtype(d):
     return d.dtype
 
 
-cdef inline tuple _meta(d):
-    """``(d.shape, d.dtype)``, what a Node records of an array."""
+cdef inline tuple _meta(d, tuple like):
+    """``(d.shape, d.dtype)``, what a Node records of an array: ``like`` itself when it is
+    the same shape and dtype (the tuple is immutable; an elementwise op's inputs and output
+    share one)."""
     cdef cnp.ndarray a
-    if type(d) is cnp.ndarray:
-        a = <cnp.ndarray>d
-        return (cnp.PyArray_IntTupleFromIntp(a.ndim, a.shape), a.descr)
-    return (d.shape, d.dtype)
+    cdef Py_ssize_t j
+    cdef tuple shape
+    if type(d) is not cnp.ndarray:
+        return (d.shape, d.dtype)
+    a = <cnp.ndarray>d
+    if like is not None and <object>like[1] is <object>a.descr:
+        shape = <tuple>like[0]
+        if len(shape) == a.ndim:
+            for j in range(a.ndim):
+                if <Py_ssize_t>shape[j] != a.shape[j]:
+                    break
+            else:
+                return like
+    return (cnp.PyArray_IntTupleFromIntp(a.ndim, a.shape), a.descr)
 
 
 cdef object _kernels, _array_type, _ensure, _Tensor, _Node, _grad_mode
@@ -336,15 +361,16 @@ cdef object _node(op, _Row row, dict attrs, tuple inputs, tuple outputs):
     op_attrs = row.attrs
     _put(n, N_OP, op)
     _put(n, N_ATTRS, {**op_attrs, **attrs} if attrs else op_attrs)
+    cdef tuple m = None
     for i in range(k):
         t = inputs[i]
-        meta[i] = _meta(_slot(t, T_DATA, "_data"))
+        m = meta[i] = _meta(_slot(t, T_DATA, "_data"), m)
         if not _slot(t, T_STOP, "stop_gradient"):
             fn = _slot(t, T_GRAD_FN, "_grad_fn")
             edges[i] = (fn, t._out_idx) if fn is not None else _leaf(t)
     _put(n, N_EDGES, edges)
     _put(n, N_IN_META, meta)
-    _put(n, N_OUT_META, [_meta(_slot(t, T_DATA, "_data")) for t in outputs])
+    _put(n, N_OUT_META, [_meta(_slot(t, T_DATA, "_data"), m) for t in outputs])
     _put(n, N_FREED, False)
     _put(n, N_HOOKS, None)
     _put(n, N_ORIGIN, _creation_site() if _record_origin else None)  # the user's forward line
@@ -391,7 +417,7 @@ cdef object _apply(op, _Row row, tuple inputs, dict attrs):
             out = kernel(*arrays)
     except Exception as exc:
         _explain(op, exc, arrays, attrs)  # raises the table's error, in the user's terms
-    if _grad_mode.enabled and row.differentiable:
+    if _grad_enabled() and row.differentiable:
         for t in inputs:
             if not _slot(t, T_STOP, "stop_gradient"):
                 need = True
