@@ -403,20 +403,24 @@ def apply(op, *inputs, **attrs):
 
 
 cdef object _apply(op, _Row row, tuple inputs, dict attrs):
-    cdef list arrays = [_slot(t, T_DATA, "_data") for t in inputs]
+    cdef Py_ssize_t k = len(inputs)
     cdef bint need = False
+    cdef list arrays = None  # one or two operands without attributes go without a list
+    if attrs or k > 2 or k == 0:
+        arrays = [_slot(t, T_DATA, "_data") for t in inputs]
+    else:
+        a0 = _slot(inputs[0], T_DATA, "_data")
+        a1 = _slot(inputs[1], T_DATA, "_data") if k == 2 else None
     kernel = _kernels[row.name]
     try:
-        if attrs:
+        if arrays is not None:
             out = kernel(*arrays, **attrs)
-        elif len(arrays) == 2:
-            out = kernel(arrays[0], arrays[1])
-        elif len(arrays) == 1:
-            out = kernel(arrays[0])
+        elif k == 2:
+            out = kernel(a0, a1)
         else:
-            out = kernel(*arrays)
-    except Exception as exc:
-        _explain(op, exc, arrays, attrs)  # raises the table's error, in the user's terms
+            out = kernel(a0)
+    except Exception as exc:  # raises the table's error, in the user's terms
+        _explain(op, exc, arrays if arrays is not None else [a0, a1][:k], attrs)
     if _grad_enabled() and row.differentiable:
         for t in inputs:
             if not _slot(t, T_STOP, "stop_gradient"):
