@@ -106,9 +106,8 @@ def _im2col(x, ksize, strides, paddings, dilations, out, groups, side_by_side):
     return cols
 
 
-def conv2d(x, filter, strides=(1, 1), paddings=((0, 0), (0, 0)), dilations=(1, 1), groups=1,
-           data_format="NCHW"):
-    """2-D convolution (compiled im2col + matmul, a chunk of the batch at a time)"""
+def _conv2d(x, filter, bias, strides, paddings, dilations, groups, data_format):
+    """conv2d, plus bias [O] (None: none) added to each chunk's output while it is in cache."""
     _require(x.ndim == 4 and filter.ndim == 4)
     xc = _work(_first(x, data_format))
     n, o, ksize = xc.shape[0], filter.shape[0], filter.shape[2:]
@@ -116,6 +115,9 @@ def conv2d(x, filter, strides=(1, 1), paddings=((0, 0), (0, 0)), dilations=(1, 1
     _require(xc.shape[1] == filter.shape[1] * groups and _conv_ok(
         xc, filter, xc.shape[2:], (n, o) + out, ksize, strides, paddings, dilations, groups))
     w = _work(filter, xc.dtype)
+    if bias is not None:
+        _require(bias.shape == (o,) and bias.dtype == x.dtype)
+        bias = _work(bias, xc.dtype).reshape(o, 1)
     length = out[0] * out[1]
     w = w.reshape(groups, o // groups, -1)
     side = length < _PER_IMAGE
@@ -127,11 +129,29 @@ def conv2d(x, filter, strides=(1, 1), paddings=((0, 0), (0, 0)), dilations=(1, 1
             if side:
                 prod = np.matmul(w, cols, out=_buffer(
                     "prod", (groups, o // groups, cols.shape[2]), xc.dtype))
-                y[lo:hi] = prod.reshape(o, hi - lo, length).transpose(1, 0, 2)
+                prod = prod.reshape(o, hi - lo, length).transpose(1, 0, 2)
+                if bias is None:
+                    y[lo:hi] = prod
+                else:
+                    np.add(prod, bias, out=y[lo:hi])
             else:
                 np.matmul(w, cols, out=y[lo:hi].reshape(hi - lo, groups, o // groups, length))
+                if bias is not None:
+                    np.add(y[lo:hi], bias, out=y[lo:hi])
     threads.split(n, y.size * (w.size // o), part)
     return _back(y.astype(x.dtype, copy=False).reshape((n, o) + out), data_format)
+
+
+def conv2d(x, filter, strides=(1, 1), paddings=((0, 0), (0, 0)), dilations=(1, 1), groups=1,
+           data_format="NCHW"):
+    """2-D convolution (compiled im2col + matmul, a chunk of the batch at a time)"""
+    return _conv2d(x, filter, None, strides, paddings, dilations, groups, data_format)
+
+
+def fused_conv2d_bias(x, filter, bias, strides=(1, 1), paddings=((0, 0), (0, 0)),
+                      dilations=(1, 1), groups=1, data_format="NCHW"):
+    """conv2d + bias, the bias added to each chunk of the output while it is in cache"""
+    return _conv2d(x, filter, bias, strides, paddings, dilations, groups, data_format)
 
 
 def conv2d_grad_input(out_grad, filter, input_size=(1, 1), strides=(1, 1),
@@ -262,7 +282,8 @@ def avg_pool2d_grad(out_grad, input_size=(1, 1), kernel_size=(1, 1), strides=(1,
     return dx.astype(out_grad.dtype, copy=False).reshape((n, c) + tuple(input_size))
 
 
-KERNELS = {"conv2d": conv2d, "conv2d_grad_input": conv2d_grad_input,
+KERNELS = {"conv2d": conv2d, "fused_conv2d_bias": fused_conv2d_bias,
+           "conv2d_grad_input": conv2d_grad_input,
            "conv2d_grad_filter": conv2d_grad_filter, "max_pool2d": max_pool2d,
            "max_pool2d_grad": max_pool2d_grad, "avg_pool2d": avg_pool2d,
            "avg_pool2d_grad": avg_pool2d_grad}
