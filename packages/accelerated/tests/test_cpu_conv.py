@@ -25,6 +25,9 @@ CONV_CASES = [
                                   "paddings": ((0, 3), (2, 0))}),
     ((0, 2, 4, 4), (3, 2, 3, 3), {"paddings": ((1, 1), (0, 0))}),            # an empty batch
     ((3, 1, 28, 28), (5, 1, 5, 5), {}),                                      # LeNet's first
+    # one block per image (>= 256 output positions): groups, padding, channels-last
+    ((1, 4, 20, 20), (6, 2, 3, 3), {"groups": 2, "paddings": ((1, 1), (1, 1))}),
+    ((2, 18, 18, 3), (4, 3, 3, 3), {"data_format": "NHWC"}),
 ]
 
 # (x shape, attrs)
