@@ -208,6 +208,33 @@ def conv2d_transpose_errors(rng):
                      ValueError, "filter's first dimension")
 
 
+def _conv_bias_ref(x, filter, bias, data_format="NCHW", **attrs):
+    """The convolution plus bias[o] at every position of output channel o."""
+    y = _conv_ref(x.astype(np.float64), filter.astype(np.float64), data_format=data_format,
+                  **attrs)
+    return (_chan_back(_chan_first(y, data_format) + bias.reshape(-1, 1, 1), data_format)
+            .astype(x.dtype))
+
+
+def fused_conv2d_bias_samples(dtype, rng):
+    for xs, fs, attrs in CONV2D_CASES:
+        yield Sample((make(xs, dtype, rng), make(fs, dtype, rng), make(fs[:1], dtype, rng)),
+                     _full_attrs(2, attrs), f"{xs} * {fs} + bias")
+
+
+def fused_conv2d_bias_errors(rng):
+    x, w = make((2, 3, 5, 5), np.float32, rng), make((4, 3, 3, 3), np.float32, rng)
+    yield ErrorInput(Sample((x, w, make((3,), np.float32, rng))), ValueError,
+                     r"bias must have shape \[4\].*got \[3\]")
+    yield ErrorInput(Sample((x, w, make((1, 4), np.float32, rng))), ValueError,
+                     r"bias must have shape \[4\]")
+    yield ErrorInput(Sample((x, w, make((4,), np.float64, rng))), TypeError,
+                     r"x \(float32\) and bias \(float64\) must have the same dtype")
+    yield ErrorInput(Sample((x, make((4, 2, 3, 3), np.float32, rng), make((4,), np.float32,
+                                                                          rng))),
+                     ValueError, r"conv2d: the input's channels \(3")
+
+
 _CONV_TOL = {np.float32: (1e-4, 1e-4)}
 
 OPS = [
@@ -217,6 +244,8 @@ OPS = [
            gradgrad=True, tol=_CONV_TOL),
     OpInfo("conv2d_grad_filter", _conv_grad_filter_ref, _grad_filter_samples(CONV2D_CASES),
            gradgrad=True, tol=_CONV_TOL),
+    OpInfo("fused_conv2d_bias", _conv_bias_ref, fused_conv2d_bias_samples, gradgrad=True,
+           tol=_CONV_TOL, errors=fused_conv2d_bias_errors),
     OpInfo("conv3d", _conv_ref, _conv_samples(CONV3D_CASES), gradgrad=True, tol=_CONV_TOL,
            errors=conv3d_errors),
     OpInfo("conv3d_grad_input", _conv_grad_input_ref, _grad_input_samples(CONV3D_CASES),

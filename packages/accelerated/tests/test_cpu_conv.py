@@ -25,6 +25,9 @@ CONV_CASES = [
                                   "paddings": ((0, 3), (2, 0))}),
     ((0, 2, 4, 4), (3, 2, 3, 3), {"paddings": ((1, 1), (0, 0))}),            # an empty batch
     ((3, 1, 28, 28), (5, 1, 5, 5), {}),                                      # LeNet's first
+    # one block per image (>= 256 output positions): groups, padding, channels-last
+    ((1, 4, 20, 20), (6, 2, 3, 3), {"groups": 2, "paddings": ((1, 1), (1, 1))}),
+    ((2, 18, 18, 3), (4, 3, 3, 3), {"data_format": "NHWC"}),
 ]
 
 # (x shape, attrs)
@@ -72,6 +75,9 @@ def test_the_conv_family_is_compiled():
 def test_conv2d_kernels_match_the_reference(case, dtype):
     x, filter, size, g, attrs = _conv_args(case, dtype, np.random.default_rng(0))
     _same(cpu_conv.conv2d(x, filter, **attrs), REFERENCE["conv2d"](x, filter, **attrs), dtype)
+    bias = np.random.default_rng(1).uniform(-2, 2, filter.shape[:1]).astype(dtype)
+    _same(cpu_conv.fused_conv2d_bias(x, filter, bias, **attrs),
+          REFERENCE["fused_conv2d_bias"](x, filter, bias, **attrs), dtype)
     _same(cpu_conv.conv2d_grad_input(g, filter, input_size=size, **attrs),
           REFERENCE["conv2d_grad_input"](g, filter, input_size=size, **attrs), dtype)
     _same(cpu_conv.conv2d_grad_filter(x, g, filter_size=filter.shape[2:], **attrs),
@@ -86,6 +92,9 @@ def test_conv2d_kernels_on_non_contiguous_views():
     attrs = {"paddings": ((0, 0), (1, 0))}
     _same(cpu_conv.conv2d(x, filter, **attrs), REFERENCE["conv2d"](x, filter, **attrs),
           np.float32)
+    bias = rng.normal(size=8).astype(np.float32)[::2]
+    _same(cpu_conv.fused_conv2d_bias(x, filter, bias, **attrs),
+          REFERENCE["fused_conv2d_bias"](x, filter, bias, **attrs), np.float32)
     _same(cpu_conv.conv2d_grad_input(g, filter, input_size=(5, 7), **attrs),
           REFERENCE["conv2d_grad_input"](g, filter, input_size=(5, 7), **attrs), np.float32)
     _same(cpu_conv.conv2d_grad_filter(x, g, filter_size=(3, 3), **attrs),
@@ -145,6 +154,10 @@ def test_pool_kernels_on_non_contiguous_views():
 @pytest.mark.parametrize("call", [
     lambda: cpu_conv.conv2d(np.zeros((1, 3, 5, 5)), np.zeros((2, 2, 3, 3))),       # channels
     lambda: cpu_conv.conv2d(np.zeros((1, 2, 2, 2)), np.zeros((2, 2, 3, 3))),       # too big
+    lambda: cpu_conv.fused_conv2d_bias(np.zeros((1, 2, 5, 5)), np.zeros((2, 2, 3, 3)),
+                                       np.zeros(3)),                               # the bias
+    lambda: cpu_conv.fused_conv2d_bias(np.zeros((1, 2, 5, 5)), np.zeros((2, 2, 3, 3)),
+                                       np.zeros(2, np.float32)),
     lambda: cpu_conv.conv2d_grad_input(np.zeros((1, 2, 3, 3)), np.zeros((2, 1, 3, 3)),
                                        input_size=(4, 4)),                         # not from it
     lambda: cpu_conv.conv2d_grad_filter(np.zeros((1, 1, 5, 5)), np.zeros((1, 2, 2, 2)),

@@ -92,46 +92,74 @@ def _chunks(lo, hi, per_image_bytes):
     return [(i, min(i + step, hi)) for i in range(lo, hi, step)]
 
 
-def _im2col(x, ksize, strides, paddings, dilations, out, groups, side_by_side):
+def _im2col(x, ksize, strides, paddings, dilations, out, groups, side_by_side, ones=False):
     """The windows of x [B, C, H, W] in the scratch buffer: [G, C/G * K, B * L] side by side,
-    else [B, G, C/G * K, L]."""
+    else [B, G, C/G * K (+ 1 with ``ones``: a row of ones after each image's windows, one
+    group only), L]."""
     b, rows, length = x.shape[0], x.shape[1] // groups * ksize[0] * ksize[1], out[0] * out[1]
     if side_by_side:
         cols = _buffer("cols", (groups, rows, b * length), x.dtype)
         sn, sr = length, b * length
     else:
-        cols = _buffer("cols", (b, groups, rows, length), x.dtype)
-        sn, sr = groups * rows * length, length
+        cols = _buffer("cols", (b, groups, rows + ones, length), x.dtype)
+        sn, sr = groups * (rows + ones) * length, length
+        if ones:
+            cols[:, 0, rows] = 1
     _conv.im2col(x, cols.reshape(-1), ksize, strides, paddings, dilations, out, sn, sr)
     return cols
 
 
-def conv2d(x, filter, strides=(1, 1), paddings=((0, 0), (0, 0)), dilations=(1, 1), groups=1,
-           data_format="NCHW"):
-    """2-D convolution (compiled im2col + matmul, a chunk of the batch at a time)"""
+def _conv2d(x, filter, bias, strides, paddings, dilations, groups, data_format):
+    """conv2d, plus bias [O] (None: none): in the product, as a column of the filter times a
+    row of ones under each image's windows (one block per image, one group), else added to
+    each chunk's output while it is in cache."""
     _require(x.ndim == 4 and filter.ndim == 4)
     xc = _work(_first(x, data_format))
     n, o, ksize = xc.shape[0], filter.shape[0], filter.shape[2:]
     out = _out_size(xc.shape[2:], ksize, strides, paddings, dilations)
     _require(xc.shape[1] == filter.shape[1] * groups and _conv_ok(
         xc, filter, xc.shape[2:], (n, o) + out, ksize, strides, paddings, dilations, groups))
-    w = _work(filter, xc.dtype)
+    w = _work(filter, xc.dtype).reshape(groups, o // groups, -1)
     length = out[0] * out[1]
-    w = w.reshape(groups, o // groups, -1)
     side = length < _PER_IMAGE
+    ones = bias is not None and not side and groups == 1
+    if bias is not None:
+        _require(bias.shape == (o,) and bias.dtype == x.dtype)
+        bias = _work(bias, xc.dtype).reshape(o, 1)
+        if ones:
+            w = np.concatenate([w[0], bias], axis=1)[None]
     y = np.empty((n, o, length), dtype=xc.dtype)
 
     def part(first, last):
         for lo, hi in _chunks(first, last, w.size // o * groups * length * xc.itemsize):
-            cols = _im2col(xc[lo:hi], ksize, strides, paddings, dilations, out, groups, side)
+            cols = _im2col(xc[lo:hi], ksize, strides, paddings, dilations, out, groups, side,
+                           ones)
             if side:
                 prod = np.matmul(w, cols, out=_buffer(
                     "prod", (groups, o // groups, cols.shape[2]), xc.dtype))
-                y[lo:hi] = prod.reshape(o, hi - lo, length).transpose(1, 0, 2)
+                prod = prod.reshape(o, hi - lo, length).transpose(1, 0, 2)
+                if bias is None:
+                    y[lo:hi] = prod
+                else:
+                    np.add(prod, bias, out=y[lo:hi])
             else:
                 np.matmul(w, cols, out=y[lo:hi].reshape(hi - lo, groups, o // groups, length))
+                if bias is not None and not ones:
+                    np.add(y[lo:hi], bias, out=y[lo:hi])
     threads.split(n, y.size * (w.size // o), part)
     return _back(y.astype(x.dtype, copy=False).reshape((n, o) + out), data_format)
+
+
+def conv2d(x, filter, strides=(1, 1), paddings=((0, 0), (0, 0)), dilations=(1, 1), groups=1,
+           data_format="NCHW"):
+    """2-D convolution (compiled im2col + matmul, a chunk of the batch at a time)"""
+    return _conv2d(x, filter, None, strides, paddings, dilations, groups, data_format)
+
+
+def fused_conv2d_bias(x, filter, bias, strides=(1, 1), paddings=((0, 0), (0, 0)),
+                      dilations=(1, 1), groups=1, data_format="NCHW"):
+    """conv2d + bias, the bias added to each chunk of the output while it is in cache"""
+    return _conv2d(x, filter, bias, strides, paddings, dilations, groups, data_format)
 
 
 def conv2d_grad_input(out_grad, filter, input_size=(1, 1), strides=(1, 1),
@@ -262,7 +290,8 @@ def avg_pool2d_grad(out_grad, input_size=(1, 1), kernel_size=(1, 1), strides=(1,
     return dx.astype(out_grad.dtype, copy=False).reshape((n, c) + tuple(input_size))
 
 
-KERNELS = {"conv2d": conv2d, "conv2d_grad_input": conv2d_grad_input,
+KERNELS = {"conv2d": conv2d, "fused_conv2d_bias": fused_conv2d_bias,
+           "conv2d_grad_input": conv2d_grad_input,
            "conv2d_grad_filter": conv2d_grad_filter, "max_pool2d": max_pool2d,
            "max_pool2d_grad": max_pool2d_grad, "avg_pool2d": avg_pool2d,
            "avg_pool2d_grad": avg_pool2d_grad}

@@ -35,6 +35,7 @@ _API_NAMES = {
     "elementwise_pow": "paddle.pow", "getitem": "Tensor.__getitem__",
     "setitem": "Tensor.__setitem__", "neg": "paddle.neg", "cast": "paddle.cast",
     "softmax_with_cross_entropy": "paddle.nn.functional.cross_entropy",
+    "fused_conv2d_bias": "paddle.nn.functional.conv2d",
 }
 _NN_FAMILIES = ("nn", "conv", "loss", "norm")
 

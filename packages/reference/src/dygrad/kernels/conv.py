@@ -135,6 +135,17 @@ def conv2d_grad_filter(input, out_grad, filter_size=(1, 1), strides=(1, 1),
 
 
 @kernel
+def fused_conv2d_bias(x, filter, bias, strides=(1, 1), paddings=((0, 0), (0, 0)), dilations=(1, 1),
+                      groups=1, data_format="NCHW"):
+    """conv2d(x, filter) + bias along the channel axis (added in place)"""
+    if bias.shape != filter.shape[:1] or bias.dtype != x.dtype:
+        raise ValueError("fused_conv2d_bias: the bias does not fit the filter or x")
+    y = _conv(x, filter, strides, paddings, dilations, groups, data_format)
+    y += bias if data_format[-1] == "C" else bias[:, None, None]
+    return y
+
+
+@kernel
 def conv3d(x, filter, strides=(1, 1, 1), paddings=((0, 0), (0, 0), (0, 0)),
            dilations=(1, 1, 1), groups=1, data_format="NCDHW"):
     """3-D convolution (im2col + one grouped matmul)"""

@@ -22,7 +22,7 @@ import numpy as np
 
 from ..dispatch import ops
 from ..dtype import from_numpy
-from ..optable import Meta, OpDef, register
+from ..optable import TABLE, Meta, OpDef, register
 
 FORMATS = {2: ("NCHW", "NHWC"), 3: ("NCDHW", "NDHWC")}
 
@@ -199,6 +199,36 @@ def _register_conv(nd):
 
 _register_conv(2)
 _register_conv(3)
+
+
+# ---------------------------------------------------------------------------
+# fused_conv2d_bias: conv2d and its bias add in one op
+# ---------------------------------------------------------------------------
+
+def _fused_conv2d_bias_meta(x, filter, bias, **attrs):
+    out = TABLE["conv2d"].infer_meta(x, filter, **attrs)
+    if tuple(bias.shape) != (filter.shape[0],):
+        raise ValueError(f"conv2d: bias must have shape [{filter.shape[0]}] (the filter's "
+                         f"output channels, filter of shape {_name(filter.shape)}), got "
+                         f"{_name(bias.shape)}")
+    _check_float("conv2d", ("x", x), ("bias", bias))
+    return out
+
+
+def _fused_conv2d_bias_grad(ctx, g):
+    """conv2d's gradients, and the bias's: g summed over all but the channel axis."""
+    dx, dw = TABLE["conv2d"].grad(ctx, g)
+    db = None
+    if ctx.needs("bias"):
+        db = ops.sum(g, axis=(0, 1, 2) if channels_last(ctx.attrs["data_format"]) else (0, 2, 3))
+    return dx, dw, db
+
+
+register(OpDef("fused_conv2d_bias", ("x", "filter", "bias"), _fused_conv2d_bias_meta,
+               "conv2d(x, filter) + bias [out_channels] along the channel axis (F.conv2d with "
+               "a bias in one op: engines add the bias while the convolution's output is in "
+               "cache).", attrs=TABLE["conv2d"].attrs, grad=_fused_conv2d_bias_grad,
+               saves=("x", "filter")))
 
 
 def transpose_out_size(op, size, ksize, strides, paddings, dilations, output_size):
