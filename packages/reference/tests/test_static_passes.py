@@ -164,6 +164,19 @@ def test_a_fetched_reshape_is_kept(static):
     np.testing.assert_allclose(got[1], (xv * 2).sum(axis=0))
 
 
+def test_a_compiled_reshape_of_a_known_shape_is_the_arrays_own(static):
+    main, _ = static
+    x = paddle.static.data("x", [-1, 6], "float32")
+    out = paddle.reshape(x * 2.0, [-1, 2, 3])
+    exe = paddle.static.Executor()
+    for n in (4, 1):
+        xv = np.arange(n * 6, dtype="float32").reshape(n, 6)
+        got, = exe.run(main, feed={"x": xv}, fetch_list=[out])
+        np.testing.assert_array_equal(got, (xv * 2).reshape(n, 2, 3))
+        lines = plan(main, [out.name], {n}).compiled.lines
+        assert any(line.endswith(f".reshape(({n}, 2, 3))") for line in lines)
+
+
 def test_broadcasts_move_past_elementwise_ops_and_drop(static):
     main, _ = static
     s = paddle.static.data("s", [], "float32")

@@ -13,11 +13,14 @@ import numpy as np
 from .._core import dispatch
 from .._core import dtype as _dt
 from .._core.engine import current
+from .._core.ops.manipulation import reshape_target
+from .._core.optable import UNKNOWN
 from .._core.program import (
     Program,
     Variable,
     default_main_program,
     global_scope,
+    has_unknown,
     public_shape,
     resolve_unknown,
 )
@@ -294,10 +297,20 @@ class _Compiled:
         return self._slot(name)
 
     def _call(self, od, args):
-        """``kernel(args, attr=value, ...)`` for op ``od``."""
+        """``kernel(args, attr=value, ...)`` for op ``od``; a ``reshape`` of an input whose
+        shape is known now is the array's own ``reshape`` to the shape the kernel would
+        infer (what NumPy's and CuPy's kernels do, without their checks per run)."""
         op, attrs = od.op, od.attrs
         if od.sized:
             attrs = {k: resolve_unknown(v, _unknown_size(self.sizes, op)) for k, v in attrs.items()}
+        if op.name == "reshape":
+            shape = self._input_shape(od.inputs[0])
+            try:
+                target = None if shape is None else reshape_target(shape, attrs["shape"])
+            except ValueError:  # the kernel's call raises it, named, at run time
+                target = None
+            if target is not None:
+                return f"{args[0]}.reshape({target!r})"
         kw = [f"{k}={self._bind(v)}" for k, v in attrs.items()]
         if op.random:
             kw.append("rng=E.generator")
@@ -305,6 +318,15 @@ class _Compiled:
         groups = [f"[{', '.join(next(it) for _ in x)}]" if isinstance(x, list) else next(it)
                   for x in od.inputs]
         return f"{self._bind(self.eng.kernels[op.name], 'k')}({', '.join(groups + kw)})"
+
+    def _input_shape(self, d):
+        """The shape variable ``d`` has in every run of this plan, or None (a dimension
+        derived from an unknown one other than by a multiple, or no single fed size)."""
+        shape = tuple(d.shape)
+        if any(n >= UNKNOWN and n % UNKNOWN for n in shape) or (
+                has_unknown(shape) and self.size is None):
+            return None
+        return resolve_unknown(shape, self.size)
 
     def _emit(self, op):
         if isinstance(op, FusedChain):
