@@ -333,12 +333,13 @@ def test_clear_grads_zeroes_a_gradient_nothing_else_holds_in_place():
         np.testing.assert_array_equal(x.grad.numpy(), [3, 4])
 
 
-@pytest.mark.parametrize("write", ["add_", "set_value", "detached", "none"])
+@pytest.mark.parametrize("write", ["add_", "set_value", "detached", "held view", "none"])
 @pytest.mark.parametrize("name", ENGINES)
 def test_backward_after_clear_grad_adds_to_what_the_gradient_holds(name, write):
     """After Optimizer.clear_grad the next backward gives 0 + g (the accelerated walk takes
     g itself), and adds to the gradient where it was written in place since (its version
-    counts the writes, a detached Tensor's too)."""
+    counts the writes, a detached Tensor's too; an array view that is still held may have
+    written unseen)."""
     with engine(name):
         x = leaf([1.0, -2.0])
         opt = dygrad.optimizer.SGD(parameters=[x])
@@ -352,6 +353,9 @@ def test_backward_after_clear_grad_adds_to_what_the_gradient_holds(name, write):
                 x.grad.set_value(np.ones(2, np.float32))
             elif write == "detached":
                 x.grad.detach().add_(dygrad.ones([2]))
+            elif write == "held view":  # a NumPy view writes without a version count
+                view = np.asarray(x.grad)[:]
+                view += 1
         (x * 3.0).sum().backward()
         np.testing.assert_array_equal(x.grad.numpy(), [3, 3] if write == "none" else [4, 4])
         assert x.grad is not zeros and x.grad.stop_gradient and x.grad.grad_fn is None

@@ -129,6 +129,9 @@ cdef Py_ssize_t _OLD_REFS = 2
 # references to a parameter's gradient Tensor, and to its array, while clear_grads looks
 # at them: the parameter's and clear_grads' variable; g's slot and two variables
 cdef Py_ssize_t _GRAD_REFS = 2, _GRAD_DATA_REFS = 3
+# references to a known-zero gradient's array while _known_zero looks at it: the Tensor's
+# slot and the temporary of the call
+cdef Py_ssize_t _ZERO_DATA_REFS = 2
 cdef bint _record_origin = False
 cdef extern from *:
     """
@@ -563,9 +566,12 @@ class _ZeroVersion(list):
 
 
 cdef inline bint _known_zero(old) except -1:
-    """Whether ``old`` is a gradient ``clear_grads`` zeroed and nothing has written since."""
+    """Whether ``old`` is a gradient ``clear_grads`` zeroed, nothing has written since, and
+    nothing else holds its array (a view or ``np.asarray`` of it could write unseen)."""
     v = _slot(old, T_VERSION, "_version")
-    return type(v) is _ZeroVersion and (<list>v)[0] == 0
+    if type(v) is not _ZeroVersion or (<list>v)[0] != 0:
+        return False
+    return Py_REFCNT(_slot(old, T_DATA, "_data")) == _ZERO_DATA_REFS
 
 
 cdef bint _add_into(old, gd, t) except -1:
