@@ -312,3 +312,58 @@ def test_clear_grads_is_the_reference_loop(set_to_zero):
         assert a[0].dtype == b[0].dtype and a[0].flags.c_contiguous == b[0].flags.c_contiguous
         np.testing.assert_array_equal(a[0], b[0])
         assert not a[0].any() and a[1:] == b[1:] == (True, None, [0])
+
+
+def test_clear_grads_zeroes_a_gradient_nothing_else_holds_in_place():
+    """clear_grads writes the zeros into the old gradient's array when only the parameter
+    holds it (the Tensor and the array), else into a new array, the held one untouched; the
+    next backward takes its gradient in place of adding it to those zeros."""
+    with engine("accelerated"):
+        x, y = leaf([1.0, -2.0]), leaf([3.0, 4.0])
+        (x * y).sum().backward()
+        address = x.grad._data.ctypes.data
+        held = y.grad
+        dygrad.optimizer.SGD(parameters=[x, y]).clear_grad()
+        assert x.grad._data.ctypes.data == address
+        np.testing.assert_array_equal(x.grad.numpy(), [0, 0])
+        np.testing.assert_array_equal(held.numpy(), [1, -2])
+        np.testing.assert_array_equal(y.grad.numpy(), [0, 0])
+        array = x.grad._data
+        dygrad.optimizer.SGD(parameters=[x]).clear_grad()
+        assert x.grad._data is not array
+        del array
+        zeros = x.grad._data.ctypes.data
+        (x * y).sum().backward()  # g itself, not added into the zeros' array in place
+        assert x.grad._data.ctypes.data != zeros
+        np.testing.assert_array_equal(x.grad.numpy(), [3, 4])
+
+
+@pytest.mark.parametrize("write", ["add_", "set_value", "detached", "held view", "none"])
+@pytest.mark.parametrize("name", ENGINES)
+def test_backward_after_clear_grad_adds_to_what_the_gradient_holds(name, write):
+    """After Optimizer.clear_grad the next backward gives 0 + g (the accelerated walk takes
+    g itself), and adds to the gradient where it was written in place since (its version
+    counts the writes, a detached Tensor's too; an array view that is still held may have
+    written unseen)."""
+    with engine(name):
+        x = leaf([1.0, -2.0])
+        opt = dygrad.optimizer.SGD(parameters=[x])
+        (x * x).sum().backward()
+        opt.clear_grad()
+        zeros = x.grad
+        with dygrad.no_grad():
+            if write == "add_":
+                x.grad.add_(dygrad.ones([2]))
+            elif write == "set_value":
+                x.grad.set_value(np.ones(2, np.float32))
+            elif write == "detached":
+                x.grad.detach().add_(dygrad.ones([2]))
+            elif write == "held view":  # a NumPy view writes without a version count
+                view = np.asarray(x.grad)[:]
+                view += 1
+        (x * 3.0).sum().backward()
+        np.testing.assert_array_equal(x.grad.numpy(), [3, 3] if write == "none" else [4, 4])
+        assert x.grad is not zeros and x.grad.stop_gradient and x.grad.grad_fn is None
+        np.testing.assert_array_equal(zeros.numpy(), [0, 0] if write == "none" else [1, 1])
+        (x * 3.0).sum().backward()  # then added to, as always
+        np.testing.assert_array_equal(x.grad.numpy(), [6, 6] if write == "none" else [7, 7])

@@ -18,6 +18,7 @@ from cpython.object cimport PyObject
 from cpython.dict cimport PyDict_GetItemWithError
 from cpython.ref cimport Py_INCREF, Py_REFCNT, Py_XDECREF
 from cpython.weakref cimport PyWeakref_GetObject, PyWeakref_NewRef
+from libc.string cimport memset
 
 cdef extern from "Python.h":
     ctypedef struct PyMemberDef:
@@ -150,6 +151,12 @@ cdef bint _bare_raise_keeps_trim = True
 # references to a leaf's old gradient while _add_into looks at it: the leaf's and the
 # caller's variable (a cdef function's arguments are borrowed)
 cdef Py_ssize_t _OLD_REFS = 2
+# references to a parameter's gradient Tensor, and to its array, while clear_grads looks
+# at them: the parameter's and clear_grads' variable; g's slot and two variables
+cdef Py_ssize_t _GRAD_REFS = 2, _GRAD_DATA_REFS = 3
+# references to a known-zero gradient's array while _known_zero looks at it: the Tensor's
+# slot and the temporary of the call
+cdef Py_ssize_t _ZERO_DATA_REFS = 2
 cdef bint _record_origin = False
 cdef extern from *:
     """
@@ -565,7 +572,8 @@ cdef object _node_apply(node, list grads, bint retain_graph):
 cdef void _accumulate(acc, g, bint create_graph) except *:
     """``acc.accumulate(g, create_graph)``; here, for a leaf without hooks whose gradient so
     far is None or a Tensor of g's dtype: ``t._grad + g`` as ``binary`` runs it, without the
-    method's and the operator's Python frames."""
+    method's and the operator's Python frames; where that gradient is zeros that
+    ``clear_grads`` made (``_known_zero``), g itself as for None: 0 + g is g."""
     t = acc.tensor
     old = t._grad
     if (create_graph or type(acc) is not _AccumulateGrad or t._hooks or type(g) is not _Tensor
@@ -575,10 +583,25 @@ cdef void _accumulate(acc, g, bint create_graph) except *:
     d = _slot(g, T_DATA, "_data").dtype
     if d != _slot(t, T_DATA, "_data").dtype or (old is not None and d != _slot(old, T_DATA, "_data").dtype):
         acc.accumulate(g, create_graph)
-    elif old is None:
+    elif old is None or _known_zero(old):
         t._grad = g.detach()
     elif not _add_into(old, _slot(g, T_DATA, "_data"), t):
         t._grad = _apply(_add, _row(_add), (old, g), {})
+
+
+class _ZeroVersion(list):
+    """The version box (``Tensor._version``) of a gradient that ``clear_grads`` made: its
+    array holds zeros for as long as the box reads 0, since whatever writes into a Tensor
+    (in-place ops, ``set_value``, ``_bump``) counts up its box, which ``detach`` shares."""
+
+
+cdef inline bint _known_zero(old) except -1:
+    """Whether ``old`` is a gradient ``clear_grads`` zeroed, nothing has written since, and
+    nothing else holds its array (a view or ``np.asarray`` of it could write unseen)."""
+    v = _slot(old, T_VERSION, "_version")
+    if type(v) is not _ZeroVersion or (<list>v)[0] != 0:
+        return False
+    return Py_REFCNT(_slot(old, T_DATA, "_data")) == _ZERO_DATA_REFS
 
 
 cdef bint _add_into(old, gd, t) except -1:
@@ -718,7 +741,10 @@ def clear_grads(params, bint set_to_zero):
     """``Optimizer.clear_grad`` for one group's ``params``: ``p.clear_gradient(set_to_zero)``
     for each that needs a gradient. For a Tensor or Parameter whose gradient holds a
     C-contiguous float32/float64 NumPy array, what ``Tensor.clear_grad`` does (a new Tensor
-    of zeros, ``np.zeros_like``'s), without its Python frames."""
+    of zeros, ``np.zeros_like``'s), without its Python frames, its version box a
+    ``_ZeroVersion`` so the next backward takes its gradient in place of adding it to
+    zeros; the zeros are written into the old gradient's array when nothing but the
+    parameter can see it (``_zero_in_place``), else into a new one."""
     cdef cnp.ndarray d
     for p in params:
         if _slot(p, T_STOP, "stop_gradient"):
@@ -740,4 +766,21 @@ def clear_grads(params, bint set_to_zero):
                                                   and d.descr.type_num != cnp.NPY_FLOAT64):
             p.clear_gradient(set_to_zero)
             continue
-        p._grad = _tensor(cnp.PyArray_ZEROS(d.ndim, d.shape, d.descr.type_num, 0))
+        if not _zero_in_place(g, d):
+            d = cnp.PyArray_ZEROS(d.ndim, d.shape, d.descr.type_num, 0)
+        g = data = None
+        z = _tensor(d)
+        _put(z, T_VERSION, _ZeroVersion([0]))
+        p._grad = z
+
+
+cdef bint _zero_in_place(g, cnp.ndarray d) except -1:
+    """Zero ``d``, the array of the gradient Tensor ``g``, when only the parameter holds
+    ``g`` and only ``g`` holds ``d`` (references: the parameter's and clear_grads'
+    variables ``g``, ``data`` and ``d``), an array that owns its writable memory; False
+    (nothing done) otherwise."""
+    if (Py_REFCNT(g) != _GRAD_REFS or Py_REFCNT(d) != _GRAD_DATA_REFS
+            or not cnp.PyArray_CHKFLAGS(d, cnp.NPY_ARRAY_OWNDATA | cnp.NPY_ARRAY_WRITEABLE)):
+        return False
+    memset(cnp.PyArray_DATA(d), 0, cnp.PyArray_NBYTES(d))
+    return True

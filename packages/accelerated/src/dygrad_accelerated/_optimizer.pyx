@@ -387,13 +387,16 @@ def update_params(str op, params_grads, lr, dict attrs, tuple before, tuple afte
         multiplier = getattr(p, "optimize_attr", None)
         if multiplier and multiplier.get("learning_rate", 1.0) != 1.0:
             break
-        name = p.name
-        try:
-            first = tuple([store[name]._data for store in before])
-            last = tuple([store[name]._data for store in after])
-        except KeyError:
-            break
-        arrays = (p._data, g._data, *first, rate, *last)
+        if before or after:
+            name = p.name
+            try:
+                first = tuple([store[name]._data for store in before])
+                last = tuple([store[name]._data for store in after])
+            except KeyError:
+                break
+            arrays = (p._data, g._data, *first, rate, *last)
+        else:  # SGD: no accumulators, and no name to look them up by
+            arrays = (p._data, g._data, rate)
         taken = _run(arrays, full, rule32, rule64, a)
         if taken is None:
             break

@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import device
+from . import dispatch as _dispatch
 from . import dtype as _dt
 from .engine import current
 from .place import Place, parse_device
@@ -95,5 +96,4 @@ def _tensors_to_numpy(data):
 def to_tensor(data, dtype=None, place=None, stop_gradient=True):
     """A new Tensor holding a copy of ``data`` (Python numbers, nested lists, NumPy arrays
     or Tensors)."""
-    from .tensor import Tensor
-    return Tensor._wrap(to_array(data, dtype, place), bool(stop_gradient))
+    return _dispatch.Tensor._wrap(to_array(data, dtype, place), bool(stop_gradient))

@@ -254,8 +254,11 @@ class Tensor:
     # -- autograd ----------------------------------------------------------------------
     def backward(self, grad_tensor=None, retain_graph=False):
         """Accumulate the gradient of this tensor into ``.grad`` of the leaves."""
-        if grad_tensor is None:
-            grad_tensor = _dispatch.ops.full_like(self, fill_value=1)
+        if grad_tensor is None:  # ones: the op full_like, as its kernel runs it in eager mode
+            if _dispatch._static is None and _dispatch._debug is None:
+                grad_tensor = Tensor._wrap(_dispatch._kernels["full_like"](self._data, 1))
+            else:
+                grad_tensor = _dispatch.ops.full_like(self, fill_value=1)
         elif not isinstance(grad_tensor, Tensor):
             from .creation import to_tensor
             grad_tensor = to_tensor(grad_tensor, dtype=self.dtype)

@@ -200,13 +200,13 @@ class Optimizer:
         return lr
 
     # -- updating ----------------------------------------------------------------------
-    @no_grad()
     def step(self):
         """Update every parameter that has a gradient (call after ``loss.backward()``)."""
-        for group in self._param_groups:
-            pairs = [(p, p._grad) for p in group["params"]
-                     if not p.stop_gradient and p._grad is not None]
-            self._apply_optimize(pairs, group)
+        with no_grad():
+            for group in self._param_groups:
+                pairs = [(p, p._grad) for p in group["params"]
+                         if not p.stop_gradient and p._grad is not None]
+                self._apply_optimize(pairs, group)
 
     def minimize(self, loss, startup_program=None, parameters=None, no_grad_set=None):
         """Update the parameters from the gradients that ``loss.backward()`` computed (as in
