@@ -18,6 +18,7 @@ from . import (
     cpu_conv,
     cpu_elementwise,
     cpu_fused,
+    cpu_linalg,
     cpu_loss,
     cpu_nn,
     cpu_norm,
@@ -28,7 +29,8 @@ from . import (
 from .gpu import CudaPlacement
 
 CYTHON = {**cpu_nn.KERNELS, **cpu_conv.KERNELS, **cpu_loss.KERNELS, **cpu_norm.KERNELS,
-          **cpu_optimizer.KERNELS, **cpu_elementwise.KERNELS, **cpu_fused.KERNELS}
+          **cpu_optimizer.KERNELS, **cpu_elementwise.KERNELS, **cpu_fused.KERNELS,
+          **cpu_linalg.KERNELS}
 
 
 def _build():
