@@ -437,7 +437,9 @@ cdef object _apply(op, _Row row, tuple inputs, dict attrs):
         _note_cuts(op, inputs, out)
     cls = type(out)
     if cls is tuple:
-        return _wrap_outputs(op, out, need, inputs, attrs)
+        if need:
+            return _wrap_outputs(op, out, need, inputs, attrs)
+        return tuple([_tensor(a if type(a) is _array_type else _ensure(a)) for a in out])
     if cls is not _array_type:
         out = _ensure(out)
     t = _new(_Tensor)
