@@ -222,10 +222,23 @@ def test_fused_linear_grad_non_contiguous_and_3d_inputs():
     out = np.maximum(rng.normal(size=(4, 6)), 0).astype(np.float32).T
     g = rng.normal(size=(6, 4)).astype(np.float32)[:, ::-1]
     for args in [(x, out, g), (x.reshape(2, 3, 5), out.reshape(2, 3, 4), g.reshape(2, 3, 4))]:
-        got = cpu_fused.fused_linear_activation_grad(*args, activation="relu")
-        want = REFERENCE["fused_linear_activation_grad"](*args, activation="relu")
-        for a, b in zip(got, want):
-            _close(a, b, np.float32)
+        for activation in ("relu", "none"):
+            got = cpu_fused.fused_linear_activation_grad(*args, activation=activation)
+            want = REFERENCE["fused_linear_activation_grad"](*args, activation=activation)
+            for a, b in zip(got, want):
+                _close(a, b, np.float32)
+
+
+def test_fused_linear_grad_without_activation_passes_z_grad_through():
+    """With no activation z_grad is out_grad's own array when it is C-contiguous (the linear
+    gradient rule reads it only for x's gradient), a contiguous copy otherwise."""
+    rng = np.random.default_rng(4)
+    x = rng.normal(size=(6, 5)).astype(np.float32)
+    g = rng.normal(size=(6, 4)).astype(np.float32)
+    assert cpu_fused.fused_linear_activation_grad(x, g, g, "none")[2] is g
+    gt = np.asfortranarray(g)
+    gz = cpu_fused.fused_linear_activation_grad(x, gt, gt, "none")[2]
+    assert gz.flags.c_contiguous and np.array_equal(gz, g)
 
 
 def test_fused_linear_grad_bad_inputs_raise_as_the_reference():

@@ -1,11 +1,14 @@
 """paddle.nn: Linear, activations and losses (behaviour checked against PaddlePaddle)."""
 
+from unittest.mock import patch
+
 import numpy as np
 import pytest
 
 import dygrad as paddle
 import dygrad.nn.functional as F
 from dygrad import nn
+from dygrad._core.dispatch import ops
 from dygrad.nn import initializer as I
 from dygrad.nn.param_attr import ParamAttr
 
@@ -53,6 +56,42 @@ def test_linear_is_one_op_equal_to_matmul_and_add(shape, dtype):
         np.testing.assert_allclose(g_fused.numpy(), g_plain.numpy(), rtol=1e-5, atol=1e-5)
     with paddle.no_grad():  # no node to record: matmul and add, as before
         np.testing.assert_array_equal(F.linear(x, w, b).numpy(), plain.numpy())
+
+
+@pytest.mark.parametrize("shape", [(4, 3), (2, 5, 3), (3,)])
+@pytest.mark.parametrize("activation", ["none", "relu", "tanh"])
+def test_linear_first_order_gradient_is_the_fused_row(shape, activation):
+    """Without create_graph the rule of fused_linear_activation takes its weight and bias
+    gradients from the fused_linear_activation_grad row, and x's from its z_grad: the same
+    gradients as the differentiable ops give; with one input needing none, the ops."""
+    rng = np.random.default_rng(2)
+    w = paddle.to_tensor(rng.standard_normal((3, 2)), "float32", stop_gradient=False)
+    b = paddle.to_tensor(rng.standard_normal(2), "float32", stop_gradient=False)
+    x = paddle.to_tensor(rng.standard_normal(shape), "float32", stop_gradient=False)
+    v = paddle.to_tensor(rng.standard_normal(shape[:-1] + (2,)), "float32")
+    out = ops.fused_linear_activation(x, w, b, activation=activation)
+    first = paddle.grad((out * v).sum(), [x, w, b], retain_graph=True)
+    with patch.object(ops, "fused_linear_activation_grad", side_effect=AssertionError):
+        composite = paddle.grad((out * v).sum(), [x, w, b], create_graph=True)
+    for a, c in zip(first, composite):
+        np.testing.assert_allclose(a.numpy(), c.numpy(), rtol=1e-5, atol=1e-6)
+    b.stop_gradient = True  # the bias needs no gradient: matmuls, as before
+    out = ops.fused_linear_activation(x, w, b, activation=activation)
+    with patch.object(ops, "fused_linear_activation_grad", side_effect=AssertionError):
+        gx, gw = paddle.grad((out * v).sum(), [x, w])
+    np.testing.assert_allclose(gw.numpy(), first[1].numpy(), rtol=1e-5, atol=1e-6)
+
+
+def test_linear_gradient_does_not_read_its_output_changed_in_place():
+    """With no activation the fused rule does not read the Linear's output, so changing it in
+    place (a version bump) leaves backward working, as with matmul and add."""
+    lin = paddle.nn.Linear(3, 2)
+    x = paddle.ones([4, 3])
+    out = lin(x)
+    out.scale_(2.0)
+    out.sum().backward()
+    np.testing.assert_allclose(lin.weight.grad.numpy(), np.full((3, 2), 8.0))
+    np.testing.assert_allclose(lin.bias.grad.numpy(), np.full(2, 8.0))
 
 
 def test_linear_as_matmul_and_add_where_one_op_does_not_fit():

@@ -103,14 +103,17 @@ KERNELS = {"fused_linear_activation": fused_linear_activation, "dropout": dropou
 def fused_linear_activation_grad(x, out, out_grad, activation="none"):
     """(weight_grad, bias_grad, z_grad) of activation(x @ weight + bias) from x, out, out_grad"""
     dt = x.dtype
-    if (activation != "relu" or dt.char not in "fd" or out.dtype != dt or out_grad.dtype != dt
-            or x.ndim != 2 or out.shape != out_grad.shape or out.ndim != 2
-            or out.shape[0] != x.shape[0]):
+    if (activation not in ("relu", "none") or dt.char not in "fd" or out.dtype != dt
+            or out_grad.dtype != dt or x.ndim != 2 or out.shape != out_grad.shape
+            or out.ndim != 2 or out.shape[0] != x.shape[0]):
         return _REF["fused_linear_activation_grad"](x, out, out_grad, activation)
     rows, n = out.shape
-    gz = np.empty(out.shape, dt)
-    relu_grad_flat(np.ascontiguousarray(out).reshape(-1),
-                   np.ascontiguousarray(out_grad).reshape(-1), gz.reshape(-1))
+    if activation == "none":  # z_grad is out_grad: no pass, and no copy when contiguous
+        gz = np.ascontiguousarray(out_grad)
+    else:
+        gz = np.empty(out.shape, dt)
+        relu_grad_flat(np.ascontiguousarray(out).reshape(-1),
+                       np.ascontiguousarray(out_grad).reshape(-1), gz.reshape(-1))
     gb = np.empty(n, dt)
     sum_outer_inner(gz, gb, rows, n, 1)  # the sum kernel's loop: the same bias gradient
     threads.blas_for(rows * x.shape[1] * n)

@@ -13,7 +13,7 @@ from collections import Counter
 
 import numpy as np
 
-from ..autograd import sum_to
+from ..autograd import grad_mode, sum_to
 from ..dispatch import ops
 from ..optable import Meta, OpDef, broadcast_shapes, normalize_axes, reduce_shape, register
 
@@ -703,9 +703,17 @@ def _fused_linear_meta(x, weight, bias, activation="none"):
 
 
 def _fused_linear_grad(ctx, g):
-    """Through the activation (from the output), then as matmul and bias add; an operand is
-    read only where its gradient needs it."""
+    """Without create_graph, when the weight and the bias need gradients: the fused
+    ``fused_linear_activation_grad`` row gives them and the pre-activation's gradient z_grad,
+    and x's is ``z_grad @ weight^T`` (with no activation the row does not read the output:
+    g stands in for it). Else through the activation (from the output), then as matmul and
+    bias add; an operand is read only where its gradient needs it."""
     act = ctx.attrs["activation"]
+    if not grad_mode.enabled and ctx.needs("weight") and ctx.needs("bias"):
+        out = g if act == "none" else ctx["out"]
+        gw, gb, gz = ops.fused_linear_activation_grad(ctx["x"], out, g, activation=act)
+        gx = ops.matmul(gz, ctx["weight"], transpose_y=True) if ctx.needs("x") else None
+        return gx, gw, gb
     if act != "none":
         out = ctx["out"]
         if act == "relu":
