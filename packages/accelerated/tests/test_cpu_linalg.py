@@ -1,15 +1,52 @@
 """matmul's kernel: the compiled AVX2 loop of small float32 products with few output columns
-(``_linalg.pyx``) against the reference kernel, and every other product left to NumPy."""
+(``_linalg.pyx``), the products with a size of 1 (gemv, outer), the products the threads
+share (``dy_pool.h``), each against the reference kernel, and every other product left to
+NumPy."""
+
+import multiprocessing
+import threading
 
 import numpy as np
 import pytest
 
 from dygrad.kernels import KERNELS as REFERENCE
-from dygrad_accelerated import cpu_linalg
+from dygrad_accelerated import _linalg, cpu_linalg, threads
 from dygrad_accelerated.engine import SOURCES
 
 needs_avx2 = pytest.mark.skipif(not cpu_linalg.have_skinny(),
                                 reason="this CPU or build has no AVX2 and FMA for _linalg")
+
+
+@pytest.fixture
+def one_thread():
+    """One thread for the test (no product shared), the count as it was afterwards."""
+    before = threads.count()
+    threads.set_num_threads(1)
+    yield
+    threads.set_num_threads(before)
+
+
+@pytest.fixture
+def two_threads():
+    """Two threads for the test (one worker in _linalg's pool, even on one core)."""
+    before = threads.count()
+    threads.set_num_threads(2)
+    yield
+    threads.set_num_threads(before)
+
+
+@pytest.fixture
+def shared(monkeypatch):
+    """The products the threads shared, with the number of pieces asked for."""
+    seen = []
+    real = cpu_linalg.split_matmul
+
+    def spy(a, b, out, pieces):
+        done = real(a, b, out, pieces)
+        seen.append((a.shape, b.shape, done))
+        return done
+    monkeypatch.setattr(cpu_linalg, "split_matmul", spy)
+    return seen
 
 
 @pytest.fixture
@@ -68,7 +105,7 @@ def test_skinny_products_match_the_reference(m, k, n, transpose_x, transpose_y, 
     ((3, 4, 5), (5, 8), np.float32),       # batched
     ((5,), (5, 8), np.float32),            # Paddle's 1-D rule
 ])
-def test_other_products_are_numpys(x_shape, y_shape, dtype, calls):
+def test_other_products_are_numpys(x_shape, y_shape, dtype, calls, one_thread):
     rng = np.random.default_rng(0)
     x, y = rng.standard_normal(x_shape).astype(dtype), rng.standard_normal(y_shape).astype(dtype)
     got = cpu_linalg.matmul(x, y)
@@ -94,3 +131,122 @@ def test_rows_not_a_whole_number_of_floats_apart_are_numpys(calls):
     y = np.arange(64, dtype=np.float32).reshape(8, 8) / 5
     np.testing.assert_allclose(cpu_linalg.matmul(x, y), x.astype(np.float64) @ y, rtol=1e-6)
     assert calls == []
+
+
+def _reference(x, y, transpose_x=False, transpose_y=False):
+    return REFERENCE["matmul"](x.astype(np.float64), y.astype(np.float64), transpose_x,
+                               transpose_y)
+
+
+needs_blas = pytest.mark.skipif(not cpu_linalg._GEMM[0],
+                                reason="NumPy's BLAS could not be found for the shared products")
+
+
+@needs_blas
+@pytest.mark.parametrize("m,k,n", [(64, 128, 256), (64, 256, 256), (256, 64, 256),
+                                   (512, 64, 20), (70, 100, 50)])
+@pytest.mark.parametrize("transpose_x,transpose_y", [(False, False), (True, False),
+                                                     (False, True), (True, True)])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_shared_products_match_the_reference(m, k, n, transpose_x, transpose_y, dtype,
+                                             two_threads, shared):
+    rng = np.random.default_rng(m + k + n)
+    x, y = _operands(rng, m, k, n, transpose_x, transpose_y, "contiguous")
+    x, y = x.astype(dtype), y.astype(dtype)
+    got = cpu_linalg.matmul(x, y, transpose_x, transpose_y)
+    assert shared == [((m, k), (k, n), True)]
+    assert got.dtype == dtype and got.shape == (m, n) and got.flags.c_contiguous
+    tol = 1e-5 if dtype == np.float32 else 1e-12
+    np.testing.assert_allclose(got, _reference(x, y, transpose_x, transpose_y), rtol=tol,
+                               atol=tol * np.sqrt(k))
+
+
+@needs_blas
+def test_a_layout_blas_cannot_take_is_numpys(two_threads, shared):
+    rng = np.random.default_rng(1)
+    x, y = _operands(rng, 64, 128, 256, False, False, "strided")
+    got = cpu_linalg.matmul(x, y)
+    assert shared == [((64, 128), (128, 256), False)]
+    np.testing.assert_array_equal(got, REFERENCE["matmul"](x, y))
+
+
+@needs_blas
+def test_the_product_helper_shares_and_computes_as_numpy_alone(shared, one_thread):
+    rng = np.random.default_rng(2)
+    x, w = rng.standard_normal((64, 128)), rng.standard_normal((128, 256))
+    np.testing.assert_array_equal(cpu_linalg.product(x, w), x @ w)  # one thread: NumPy's
+    assert shared == []
+    threads.set_num_threads(3)
+    got = cpu_linalg.product(x.T.copy().T, w)
+    assert shared == [((64, 128), (128, 256), True)] and _linalg.workers() == 2
+    np.testing.assert_allclose(got, x @ w, rtol=1e-12, atol=1e-12)
+
+
+@needs_blas
+def test_products_from_several_threads_at_once(two_threads):
+    """Python threads that share products at the same time: one has the pool, the others
+    run their pieces themselves; every result is right."""
+    rng = np.random.default_rng(3)
+    pairs = [(rng.standard_normal((64, 200)).astype(np.float32),
+              rng.standard_normal((200, 256)).astype(np.float32)) for _ in range(4)]
+    want = [_reference(a, b) for a, b in pairs]
+    errors = []
+
+    def work(i):
+        for _ in range(50):
+            got = cpu_linalg.product(*pairs[i])
+            if not np.allclose(got, want[i], rtol=1e-5, atol=1e-4):
+                errors.append(i)
+
+    ts = [threading.Thread(target=work, args=(i,)) for i in range(4)]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    assert errors == []
+
+
+def _child_product(q):
+    rng = np.random.default_rng(4)
+    a, b = rng.standard_normal((64, 200)), rng.standard_normal((200, 256))
+    q.put(bool(np.allclose(cpu_linalg.product(a, b), a @ b, rtol=1e-12, atol=1e-12)))
+
+
+@needs_blas
+@pytest.mark.skipif("fork" not in multiprocessing.get_all_start_methods(), reason="no fork")
+def test_a_forked_child_shares_products_without_the_parents_workers(two_threads):
+    rng = np.random.default_rng(5)
+    a, b = rng.standard_normal((64, 200)), rng.standard_normal((200, 256))
+    cpu_linalg.product(a, b)  # the parent's worker runs
+    assert _linalg.workers() == 1
+    ctx = multiprocessing.get_context("fork")
+    q = ctx.Queue()
+    p = ctx.Process(target=_child_product, args=(q,))
+    p.start()
+    assert q.get(timeout=60) is True
+    p.join(timeout=60)
+    assert p.exitcode == 0
+
+
+@pytest.mark.parametrize("m,k,n", [(64, 256, 1), (1, 256, 60), (64, 1, 256), (1, 1, 1),
+                                   (256, 64, 1)])
+@pytest.mark.parametrize("transpose_x,transpose_y", [(False, False), (True, False),
+                                                     (False, True), (True, True)])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_products_with_a_size_of_one(m, k, n, transpose_x, transpose_y, dtype, calls):
+    rng = np.random.default_rng(m + 3 * k + 7 * n)
+    x, y = _operands(rng, m, k, n, transpose_x, transpose_y, "contiguous")
+    x, y = x.astype(dtype), y.astype(dtype)
+    got = cpu_linalg.matmul(x, y, transpose_x, transpose_y)
+    assert calls == [] and got.dtype == dtype and got.shape == (m, n)
+    want = _reference(x, y, transpose_x, transpose_y)
+    if k == 1:  # one multiplication each: the same to the bit as NumPy's
+        np.testing.assert_array_equal(got, REFERENCE["matmul"](x, y, transpose_x, transpose_y))
+    tol = 1e-5 if dtype == np.float32 else 1e-12
+    np.testing.assert_allclose(got, want, rtol=tol, atol=tol * np.sqrt(k))
+
+
+def test_an_outer_product_of_a_strided_column():
+    a = np.arange(12, dtype=np.float32).reshape(4, 3)[:, 1:2]  # a column 3 floats apart
+    b = np.linspace(-1, 1, 40, dtype=np.float32).reshape(1, 40)
+    np.testing.assert_array_equal(cpu_linalg.matmul(a, b), a * b)

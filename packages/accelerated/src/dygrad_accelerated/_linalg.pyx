@@ -8,6 +8,11 @@ multiply-add per step.
 The loops are compiled for AVX2 and FMA (a function attribute: the rest of the package keeps
 the baseline instruction set) and run only where the CPU has both (``have_skinny``); on
 other machines and compilers the matrix product stays NumPy's.
+
+Products too small for BLAS's own threads but big enough to share (``split_matmul``) are
+cut into pieces of output columns (or rows) that the threads of ``dy_pool.h`` take in turn,
+each piece one single-threaded call of the BLAS that NumPy uses, found in NumPy's library by
+``cpu_linalg`` (``set_gemm``).
 """
 
 cimport numpy as cnp
@@ -97,3 +102,181 @@ def sgemm_skinny(cnp.ndarray a, cnp.ndarray b, cnp.ndarray out):
     cdef float* pc = <float*>cnp.PyArray_DATA(out)
     with nogil:
         dy_sgemm_skinny(pa, sam, sak, pb, pc, m, k, n)
+
+
+cdef extern from "dy_pool.h":
+    ctypedef void (*dy_piece_fn)(void* ctx, int piece) noexcept nogil
+    int dy_pool_resize(int n) noexcept nogil
+    int dy_pool_workers() noexcept nogil
+    void dy_pool_run(dy_piece_fn fn, void* ctx, int pieces) noexcept nogil
+
+cdef extern from *:
+    """
+    #include <stdint.h>
+    /* cblas_?gemm with BLAS integers of 64 bits (NumPy's OpenBLAS) or 32 (the usual ABI) */
+    typedef void (*dy_sgemm64_t)(int, int, int, int64_t, int64_t, int64_t, float,
+                                 const float *, int64_t, const float *, int64_t, float,
+                                 float *, int64_t);
+    typedef void (*dy_dgemm64_t)(int, int, int, int64_t, int64_t, int64_t, double,
+                                 const double *, int64_t, const double *, int64_t, double,
+                                 double *, int64_t);
+    typedef void (*dy_sgemm32_t)(int, int, int, int, int, int, float, const float *, int,
+                                 const float *, int, float, float *, int);
+    typedef void (*dy_dgemm32_t)(int, int, int, int, int, int, double, const double *, int,
+                                 const double *, int, double, double *, int);
+    static void *dy_gemm[2] = {NULL, NULL}; /* float32, float64 */
+    static int dy_gemm_ilp64 = 0;
+    enum { DY_ROW_MAJOR = 101, DY_NO_TRANS = 111, DY_TRANS = 112 };
+
+    /* C = op(A) @ op(B), row-major, cut along n (columns of C) or along m (rows) */
+    typedef struct {
+        int f64, ta, tb, along_n;
+        ptrdiff_t m, n, k, lda, ldb, ldc, step;
+        const char *A, *B;
+        char *C;
+    } dy_gemm_job;
+
+    static void dy_gemm_call(const dy_gemm_job *j, ptrdiff_t m, ptrdiff_t n, const char *A,
+                             const char *B, char *C) {
+        if (j->f64) {
+            if (dy_gemm_ilp64)
+                ((dy_dgemm64_t)dy_gemm[1])(DY_ROW_MAJOR, j->ta, j->tb, m, n, j->k, 1.0,
+                    (const double *)A, j->lda, (const double *)B, j->ldb, 0.0, (double *)C, j->ldc);
+            else
+                ((dy_dgemm32_t)dy_gemm[1])(DY_ROW_MAJOR, j->ta, j->tb, (int)m, (int)n, (int)j->k,
+                    1.0, (const double *)A, (int)j->lda, (const double *)B, (int)j->ldb, 0.0,
+                    (double *)C, (int)j->ldc);
+        } else {
+            if (dy_gemm_ilp64)
+                ((dy_sgemm64_t)dy_gemm[0])(DY_ROW_MAJOR, j->ta, j->tb, m, n, j->k, 1.0f,
+                    (const float *)A, j->lda, (const float *)B, j->ldb, 0.0f, (float *)C, j->ldc);
+            else
+                ((dy_sgemm32_t)dy_gemm[0])(DY_ROW_MAJOR, j->ta, j->tb, (int)m, (int)n, (int)j->k,
+                    1.0f, (const float *)A, (int)j->lda, (const float *)B, (int)j->ldb, 0.0f,
+                    (float *)C, (int)j->ldc);
+        }
+    }
+
+    static void dy_gemm_piece(void *ctx, int piece) {
+        const dy_gemm_job *j = (const dy_gemm_job *)ctx;
+        ptrdiff_t isz = j->f64 ? 8 : 4, lo = piece * j->step;
+        ptrdiff_t hi = lo + j->step, end = j->along_n ? j->n : j->m;
+        if (hi > end) hi = end;
+        if (hi <= lo) return;
+        if (j->along_n)
+            dy_gemm_call(j, j->m, hi - lo, j->A,
+                         j->B + (j->tb == DY_NO_TRANS ? lo : lo * j->ldb) * isz, j->C + lo * isz);
+        else
+            dy_gemm_call(j, hi - lo, j->n, j->A + (j->ta == DY_NO_TRANS ? lo * j->lda : lo) * isz,
+                         j->B, j->C + lo * j->ldc * isz);
+    }
+    """
+    void* dy_gemm[2]
+    int dy_gemm_ilp64
+    enum:
+        DY_NO_TRANS
+        DY_TRANS
+    ctypedef struct dy_gemm_job:
+        int f64, ta, tb, along_n
+        Py_ssize_t m, n, k, lda, ldb, ldc, step
+        const char* A
+        const char* B
+        char* C
+    void dy_gemm_piece(void* ctx, int piece) noexcept nogil
+
+
+def set_gemm(size_t sgemm, size_t dgemm, bint ilp64):
+    """The addresses of the BLAS's ``cblas_sgemm`` and ``cblas_dgemm`` (0: none), and whether
+    its integers have 64 bits."""
+    global dy_gemm_ilp64
+    dy_gemm[0] = <void*>sgemm
+    dy_gemm[1] = <void*>dgemm
+    dy_gemm_ilp64 = ilp64
+
+
+def set_workers(int n):
+    """n worker threads besides the caller's (0: none); returns how many run."""
+    with nogil:
+        n = dy_pool_resize(n)
+    return n
+
+
+def workers():
+    return dy_pool_workers()
+
+
+cdef bint _layout(cnp.ndarray a, Py_ssize_t rows, Py_ssize_t cols, Py_ssize_t isz,
+                  int* trans, Py_ssize_t* ld):
+    """The BLAS layout of a [rows, cols] operand: rows in order (no transpose) or columns in
+    order (transposed), with its leading dimension; False for any other strides."""
+    cdef Py_ssize_t s0 = a.strides[0], s1 = a.strides[1]
+    if (s1 == isz or cols == 1) and s0 % isz == 0 and (s0 >= cols * isz or rows == 1):
+        trans[0], ld[0] = DY_NO_TRANS, max(s0 // isz, cols, 1)
+        return True
+    if (s0 == isz or rows == 1) and s1 % isz == 0 and (s1 >= rows * isz or cols == 1):
+        trans[0], ld[0] = DY_TRANS, max(s1 // isz, rows, 1)
+        return True
+    return False
+
+
+def split_matmul(cnp.ndarray a, cnp.ndarray b, cnp.ndarray out, int pieces):
+    """out = a @ b, cut into ``pieces`` pieces of out's columns (of its rows when it has
+    fewer columns than rows) that the pool's threads and this one take in turn. a [m, k] and
+    b [k, n] float32 or float64 (both the same) with rows or columns in order, out [m, n]
+    C-contiguous of that dtype, m, n, k > 0. Returns False, doing nothing, when the BLAS or
+    the layouts do not allow it (the caller checks the rest: ``cpu_linalg``)."""
+    cdef dy_gemm_job j
+    cdef Py_ssize_t isz = a.descr.itemsize, unit, size
+    j.f64 = isz == 8
+    if dy_gemm[j.f64] == NULL or not (_layout(a, a.shape[0], a.shape[1], isz, &j.ta, &j.lda)
+                                     and _layout(b, b.shape[0], b.shape[1], isz, &j.tb, &j.ldb)):
+        return False
+    j.m, j.k, j.n, j.ldc = a.shape[0], a.shape[1], b.shape[1], b.shape[1]
+    j.A = <const char*>cnp.PyArray_DATA(a)
+    j.B = <const char*>cnp.PyArray_DATA(b)
+    j.C = <char*>cnp.PyArray_DATA(out)
+    j.along_n = j.n >= j.m
+    size = j.n if j.along_n else j.m
+    unit = 16  # BLAS's kernels work on blocks of 16 (float32) columns: cut at their edges
+    pieces = max(1, min(pieces, (size + unit - 1) // unit))
+    j.step = ((size + pieces - 1) // pieces + unit - 1) // unit * unit
+    pieces = (size + j.step - 1) // j.step
+    with nogil:
+        dy_pool_run(dy_gemm_piece, &j, pieces)
+    return True
+
+
+cdef extern from *:
+    """
+    /* out [m, n] = a [m] (element stride sa) times b [n] (contiguous), row by row: the
+       products of a gemm with k = 1, each element one multiplication as in BLAS's */
+    #define DY_OUTER(T, name) \\
+    static void name(const T *a, ptrdiff_t sa, const T *b, T *out, ptrdiff_t m, ptrdiff_t n) { \\
+        for (ptrdiff_t i = 0; i < m; i++) { \\
+            const T ai = a[i * sa]; \\
+            T *o = out + i * n; \\
+            for (ptrdiff_t j = 0; j < n; j++) o[j] = ai * b[j]; \\
+        } \\
+    }
+    DY_OUTER(float, dy_outer_f)
+    DY_OUTER(double, dy_outer_d)
+    """
+    void dy_outer_f(const float* a, Py_ssize_t sa, const float* b, float* out, Py_ssize_t m,
+                    Py_ssize_t n) noexcept nogil
+    void dy_outer_d(const double* a, Py_ssize_t sa, const double* b, double* out,
+                    Py_ssize_t m, Py_ssize_t n) noexcept nogil
+
+
+def outer(cnp.ndarray a, cnp.ndarray b, cnp.ndarray out):
+    """out = a @ b for a [m, 1] (any stride along m, a multiple of the itemsize), b [1, n]
+    C-contiguous and out [m, n] C-contiguous, all float32 or all float64: what a gemm with
+    k = 1 computes, without BLAS packing the operands. The caller checks it all."""
+    cdef Py_ssize_t m = a.shape[0], n = b.shape[1], isz = a.descr.itemsize
+    cdef Py_ssize_t sa = a.strides[0] // isz
+    with nogil:
+        if isz == 8:
+            dy_outer_d(<const double*>cnp.PyArray_DATA(a), sa,
+                       <const double*>cnp.PyArray_DATA(b), <double*>cnp.PyArray_DATA(out), m, n)
+        else:
+            dy_outer_f(<const float*>cnp.PyArray_DATA(a), sa,
+                       <const float*>cnp.PyArray_DATA(b), <float*>cnp.PyArray_DATA(out), m, n)

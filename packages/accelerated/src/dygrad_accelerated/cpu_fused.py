@@ -22,9 +22,10 @@ import numpy as np
 from dygrad._core.ops.nn import dropout_scale
 from dygrad.kernels import KERNELS as _REF
 
-from . import numpy_kernels, threads
+from . import numpy_kernels
 from ._fused import Activation, bias_activation_rows, dropout_flat, sum_outer_inner
 from ._nn import relu_grad_flat
+from .cpu_linalg import product
 
 # the activations with a compiled pass; 'none' and 'tanh' are the reference kernel's NumPy
 # passes (an in-place SIMD add, then SIMD tanh), which a compiled pass does not beat
@@ -42,8 +43,7 @@ def fused_linear_activation(x, weight, bias, activation="none"):
         return _REF["fused_linear_activation"](x, weight, bias, activation)
     k, n = weight.shape
     x2 = x if x.ndim == 2 else x.reshape(math.prod(x.shape[:-1]), k)
-    threads.blas_for(x2.shape[0] * k * n)
-    out = np.matmul(x2, weight)  # as the reference: the same GEMM, the same rounding
+    out = product(x2, weight)  # as the reference: the same GEMM (on one thread, the same rounding)
     if act is None:
         out += bias  # 'none': the reference's pass
     else:
@@ -116,8 +116,7 @@ def fused_linear_activation_grad(x, out, out_grad, activation="none"):
                        np.ascontiguousarray(out_grad).reshape(-1), gz.reshape(-1))
     gb = np.empty(n, dt)
     sum_outer_inner(gz, gb, rows, n, 1)  # the sum kernel's loop: the same bias gradient
-    threads.blas_for(rows * x.shape[1] * n)
-    return np.matmul(x.T, gz), gb, gz  # np.dot would zero-fill the product before the GEMM
+    return product(x.T, gz), gb, gz  # np.matmul's GEMM: np.dot zero-fills the product first
 
 
 KERNELS["fused_linear_activation_grad"] = fused_linear_activation_grad

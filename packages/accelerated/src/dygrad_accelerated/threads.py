@@ -1,20 +1,22 @@
 """The accelerated engine's threads (``dygrad.set_num_threads``).
 
-Three kinds of threads serve the kernels:
+Four kinds of threads serve the kernels:
 
 - OpenMP's team, for the ``prange`` loops of the compiled kernels;
 - a pool of Python threads that splits a convolution's or a pooling's batch (``split``):
   each part runs the compiled loops without the GIL and a single-threaded BLAS product;
+- ``_linalg``'s pool of C threads (``dy_pool.h``, ``gemm_pool``), which shares a matrix
+  product of a quarter million to 16 million multiply-adds: pieces of its output, each a
+  single-threaded BLAS call (``cpu_linalg.product``);
 - BLAS's own threads, given only to a matrix product big enough to pay for them (``blas_for``).
 
-OpenBLAS's idle threads spin for a long while after every multi-threaded call: below some
-millions of multiply-adds they cost more than they save, and on a machine whose cores are
-busy with other processes they stall every small product by a scheduler slice (a W2 step
-ran 20x slower). So BLAS keeps one thread except inside the big products. W2's products
-(2 to 4 million multiply-adds) run 1.4-1.8x faster on two idle cores alone, but a whole W2
-step does not (interleaved runs, two threads: 1063 and 1124 steps/s with them threaded
-against 1132 and 1139 without) and collapses whenever another process takes a core (189,
-53, 57 against 802-939 steps/s).
+OpenBLAS's threads make every call wait for all of them: on a machine whose cores are busy
+with other processes a thread held off its core stalls every small product by a scheduler
+slice (a W2 step ran 20x slower: 189, 53, 57 against 802-939 steps/s). So BLAS keeps one
+thread except inside the big products, and W2's products (2 to 4 million multiply-adds) go
+to ``_linalg``'s pool, whose caller waits only for the pieces a worker has begun: a worker
+held off its core leaves its pieces to the caller. With it a W2 step on two idle cores runs
+2300 steps/s against 1900 on one thread (and 2200 with OpenBLAS's threads).
 
 OpenMP's idle threads spin too, by default: importing the package asks for the passive wait
 policy (``OMP_WAIT_POLICY=PASSIVE`` unless set), else a team thread spinning after a
@@ -29,7 +31,7 @@ import itertools
 import os
 from concurrent.futures import ThreadPoolExecutor
 
-from . import _fastpath
+from . import _fastpath, _linalg
 
 # A matrix product of at least this many multiply-adds gets BLAS's threads.
 BLAS_MIN_MACS = 1 << 24
@@ -42,6 +44,8 @@ _count = os.cpu_count() or 1
 _pool: ThreadPoolExecutor | None = None
 _blas_controllers = None
 _blas_now = 0
+_pool_for = 0       # the count _linalg's pool was last sized for
+_pool_threads = 1
 
 
 def set_num_threads(n: int) -> None:
@@ -57,6 +61,16 @@ def set_num_threads(n: int) -> None:
 
 def count() -> int:
     return _count
+
+
+def gemm_pool() -> int:
+    """The threads that share a matrix product's pieces (this one too): ``_linalg``'s pool
+    starts its workers at the first product after a change of the count."""
+    global _pool_for, _pool_threads
+    if _pool_for != _count:
+        _pool_threads = _linalg.set_workers(_count - 1) + 1
+        _pool_for = _count
+    return _pool_threads
 
 
 def blas(n: int) -> None:
