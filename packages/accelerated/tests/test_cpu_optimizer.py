@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from dygrad.kernels import KERNELS as REFERENCE
-from dygrad_accelerated import _optimizer, cpu_optimizer
+from dygrad_accelerated import _linalg, _optimizer, cpu_optimizer, threads
 
 # (accumulators of the parameter's shape, one-element beta powers, attribute sets)
 RULES = {
@@ -65,6 +65,27 @@ def test_same_bits_as_the_reference_written_in_place(name, shape, dtype):
         assert type(got) is type(want)
         for g, w, arr in zip(_as_tuple(got), _as_tuple(want), updated, strict=True):
             assert g is arr  # written in place, the given arrays returned
+            np.testing.assert_array_equal(g, w, err_msg=f"{name} {attrs}")
+
+
+@pytest.fixture(params=[1, 2, 3], ids=lambda n: f"{n} threads")
+def pool(request):
+    """_linalg's pool with n - 1 workers, the loops' pieces shared among them."""
+    before = threads.count()
+    threads.set_num_threads(request.param)
+    threads.gemm_pool()
+    assert _linalg.workers() == request.param - 1
+    yield
+    threads.set_num_threads(before)
+
+
+@pytest.mark.parametrize("shape", [(128, 256), (16384,), (16385,), (3, 10007)], ids=str)
+@pytest.mark.parametrize("name", list(RULES))
+def test_pieces_shared_by_the_pool_give_the_same_bits(name, shape, pool):
+    for i, attrs in enumerate(RULES[name][2]):
+        inputs = _inputs(name, shape, np.float32, seed=i)
+        want, got = _both(name, inputs, attrs)
+        for g, w in zip(_as_tuple(got), _as_tuple(want), strict=True):
             np.testing.assert_array_equal(g, w, err_msg=f"{name} {attrs}")
 
 

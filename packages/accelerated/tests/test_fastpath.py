@@ -338,6 +338,26 @@ def test_clear_grads_zeroes_a_gradient_nothing_else_holds_in_place():
         np.testing.assert_array_equal(x.grad.numpy(), [3, 4])
 
 
+@pytest.mark.parametrize("n_threads", [1, 2])
+def test_clear_grads_zeroes_a_big_gradient_with_the_pools_threads(n_threads):
+    """A gradient of 64 KiB or more is zeroed by the pool's threads too: all of it."""
+    from dygrad_accelerated import _linalg, threads
+    before = threads.count()
+    threads.set_num_threads(n_threads)
+    threads.gemm_pool()
+    try:
+        with engine("accelerated"):
+            x = leaf(np.linspace(-1, 1, 3 * 17000).reshape(3, 17000))
+            (x * x).sum().backward()
+            address = x.grad._data.ctypes.data
+            assert _linalg.workers() == n_threads - 1
+            dygrad.optimizer.SGD(parameters=[x]).clear_grad()
+            assert x.grad._data.ctypes.data == address
+            np.testing.assert_array_equal(x.grad.numpy(), np.zeros((3, 17000)))
+    finally:
+        threads.set_num_threads(before)
+
+
 @pytest.mark.parametrize("write", ["add_", "set_value", "detached", "held view", "none"])
 @pytest.mark.parametrize("name", ENGINES)
 def test_backward_after_clear_grad_adds_to_what_the_gradient_holds(name, write):

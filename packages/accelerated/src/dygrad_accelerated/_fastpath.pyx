@@ -20,6 +20,8 @@ from cpython.ref cimport Py_INCREF, Py_REFCNT, Py_XDECREF
 from cpython.weakref cimport PyWeakref_GetObject, PyWeakref_NewRef
 from libc.string cimport memset
 
+from ._pool cimport dy_pool_api, dy_pool_import
+
 cdef extern from "Python.h":
     ctypedef struct PyMemberDef:
         Py_ssize_t offset
@@ -154,6 +156,7 @@ cdef Py_ssize_t _OLD_REFS = 2
 # references to a parameter's gradient Tensor, and to its array, while clear_grads looks
 # at them: the parameter's and clear_grads' variable; g's slot and two variables
 cdef Py_ssize_t _GRAD_REFS = 2, _GRAD_DATA_REFS = 3
+cdef Py_ssize_t ZERO_SHARE_MIN = 1 << 16  # bytes of zeros from which the pool's threads help
 # references to a known-zero gradient's array while _known_zero looks at it: the Tensor's
 # slot and the temporary of the call
 cdef Py_ssize_t _ZERO_DATA_REFS = 2
@@ -784,5 +787,37 @@ cdef bint _zero_in_place(g, cnp.ndarray d) except -1:
     if (Py_REFCNT(g) != _GRAD_REFS or Py_REFCNT(d) != _GRAD_DATA_REFS
             or not cnp.PyArray_CHKFLAGS(d, cnp.NPY_ARRAY_OWNDATA | cnp.NPY_ARRAY_WRITEABLE)):
         return False
-    memset(cnp.PyArray_DATA(d), 0, cnp.PyArray_NBYTES(d))
+    _zero(<char*>cnp.PyArray_DATA(d), cnp.PyArray_NBYTES(d))
     return True
+
+
+cdef const dy_pool_api* _pool = NULL
+cdef struct _Zeros:
+    char* data
+    Py_ssize_t nbytes, step
+
+
+cdef void _zero_piece(void* ctx, int i) noexcept nogil:
+    cdef _Zeros* z = <_Zeros*>ctx
+    cdef Py_ssize_t lo = i * z.step
+    memset(z.data + lo, 0, min(z.step, z.nbytes - lo))
+
+
+cdef int _zero(char* data, Py_ssize_t nbytes) except -1:
+    """memset(data, 0, nbytes), shared with the workers of _linalg's pool when it has some
+    and there are ZERO_SHARE_MIN bytes or more (a W2 step's gradients on two threads)."""
+    global _pool
+    cdef _Zeros z
+    cdef int workers = 0
+    if nbytes >= ZERO_SHARE_MIN:
+        if _pool is NULL:
+            _pool = dy_pool_import()
+        workers = _pool.workers()
+    if not workers:
+        memset(data, 0, nbytes)
+        return 0
+    z.data, z.nbytes = data, nbytes
+    z.step = (nbytes // (2 * (workers + 1)) + 63) // 64 * 64  # two pieces per thread
+    with nogil:
+        _pool.run(_zero_piece, &z, <int>((nbytes + z.step - 1) // z.step))
+    return 0

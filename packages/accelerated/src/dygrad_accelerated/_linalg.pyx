@@ -104,11 +104,20 @@ def sgemm_skinny(cnp.ndarray a, cnp.ndarray b, cnp.ndarray out):
         dy_sgemm_skinny(pa, sam, sak, pb, pc, m, k, n)
 
 
+from cpython.pycapsule cimport PyCapsule_New
+
+
 cdef extern from "dy_pool.h":
     ctypedef void (*dy_piece_fn)(void* ctx, int piece) noexcept nogil
+    ctypedef struct dy_pool_api:
+        pass
+    const dy_pool_api dy_pool_exported
     int dy_pool_resize(int n) noexcept nogil
     int dy_pool_workers() noexcept nogil
     void dy_pool_run(dy_piece_fn fn, void* ctx, int pieces) noexcept nogil
+
+# the pool for the other compiled modules (dy_pool_api.h)
+POOL = PyCapsule_New(<void*>&dy_pool_exported, b"dygrad_accelerated._linalg.POOL", NULL)
 
 cdef extern from *:
     """

@@ -25,7 +25,7 @@ POSIX threads and C11 atomics; elsewhere ``DY_POOL`` is 0 and every job runs in 
 #include <stddef.h>
 #include <stdint.h>
 
-typedef void (*dy_piece_fn)(void *ctx, int piece);
+#include "dy_pool_api.h"
 
 #if (defined(__unix__) || defined(__APPLE__)) && !defined(__STDC_NO_ATOMICS__)
 #define DY_POOL 1
@@ -41,7 +41,7 @@ typedef void (*dy_piece_fn)(void *ctx, int piece);
 #endif
 
 #define DY_POOL_MAX 63
-#define DY_POOL_SPIN_NS 2000000L /* 2 ms */
+#define DY_POOL_SPIN_NS 200000L /* 0.2 ms */
 #define DY_GEN(s) ((s) >> 40)
 #define DY_PIECES(s) ((int)(((s) >> 32) & 0xff))
 #define DY_NEXT(s) ((uint32_t)(s))
@@ -210,5 +210,8 @@ static void dy_pool_run(dy_piece_fn fn, void *ctx, int pieces) {
     for (int i = 0; i < pieces; i++) fn(ctx, i);
 }
 #endif
+
+/* what ``_linalg`` puts in its capsule ``POOL`` for the other modules */
+static const dy_pool_api dy_pool_exported = {dy_pool_run, dy_pool_workers};
 
 #endif /* DY_POOL_H */

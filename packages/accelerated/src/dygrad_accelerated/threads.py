@@ -49,13 +49,17 @@ _pool_threads = 1
 
 
 def set_num_threads(n: int) -> None:
-    """n threads for every kind: OpenMP's team, the batch pool and the big BLAS products."""
-    global _count, _pool
+    """n threads for every kind: OpenMP's team, the batch pool, _linalg's pool and the big
+    BLAS products."""
+    global _count, _pool, _pool_for, _pool_threads
     _count = n
     _fastpath.set_omp_threads(n)
     if _pool is not None:
         _pool.shutdown(wait=True)
         _pool = None
+    if _pool_for:  # _linalg's pool runs (its loops ask it for workers): resize it now
+        _pool_threads = _linalg.set_workers(n - 1) + 1
+        _pool_for = n
     blas(1)
 
 
