@@ -22,10 +22,10 @@ POSIX threads and C11 atomics; elsewhere ``DY_POOL`` is 0 and every job runs in 
 #ifndef DY_POOL_H
 #define DY_POOL_H
 
+#include "dy_pool_api.h" /* Python.h first, as Python asks: it sets the POSIX feature macros */
+
 #include <stddef.h>
 #include <stdint.h>
-
-#include "dy_pool_api.h"
 
 #if (defined(__unix__) || defined(__APPLE__)) && !defined(__STDC_NO_ATOMICS__)
 #define DY_POOL 1
