@@ -54,12 +54,13 @@ static struct {
     atomic_int sleepers;
     atomic_int quit;
     atomic_int busy;
-    int workers;
+    atomic_int workers; /* written by dy_pool_resize alone, read by dy_pool_run */
     pthread_t threads[DY_POOL_MAX];
     pthread_mutex_t mu;
     pthread_cond_t cv;
+    pthread_mutex_t resizing; /* one resize at a time (callers in several threads) */
 } dy_pool = {0, NULL, NULL, 0, 0, 0, 0, 0, {0}, PTHREAD_MUTEX_INITIALIZER,
-             PTHREAD_COND_INITIALIZER};
+             PTHREAD_COND_INITIALIZER, PTHREAD_MUTEX_INITIALIZER};
 
 static int64_t dy_now_ns(void) {
     struct timespec t;
@@ -128,21 +129,23 @@ static void dy_wake(void) {
 
 /* Stop every worker (each finishes the piece it holds). */
 static void dy_pool_stop(void) {
-    if (!dy_pool.workers) return;
+    int workers = atomic_load(&dy_pool.workers);
+    if (!workers) return;
     atomic_store(&dy_pool.quit, 1);
     pthread_mutex_lock(&dy_pool.mu);
     pthread_cond_broadcast(&dy_pool.cv);
     pthread_mutex_unlock(&dy_pool.mu);
-    for (int i = 0; i < dy_pool.workers; i++) pthread_join(dy_pool.threads[i], NULL);
-    dy_pool.workers = 0;
+    for (int i = 0; i < workers; i++) pthread_join(dy_pool.threads[i], NULL);
+    atomic_store(&dy_pool.workers, 0);
     atomic_store(&dy_pool.quit, 0);
 }
 
 /* In a forked child the workers are gone and a lock may be held: start from nothing. */
 static void dy_pool_after_fork(void) {
-    dy_pool.workers = 0;
+    atomic_store(&dy_pool.workers, 0);
     pthread_mutex_init(&dy_pool.mu, NULL);
     pthread_cond_init(&dy_pool.cv, NULL);
+    pthread_mutex_init(&dy_pool.resizing, NULL);
     uint64_t gen = DY_GEN(atomic_load(&dy_pool.state)) + 1;
     atomic_store(&dy_pool.state, (gen & 0xffffff) << 40);
     atomic_store(&dy_pool.done, 0);
@@ -152,31 +155,35 @@ static void dy_pool_after_fork(void) {
 }
 
 /* n workers (besides the calling thread); returns how many run. Call with no job under way
-   from this thread. */
+   from this thread; calls from several threads take turns. */
 static int dy_pool_resize(int n) {
     static int fork_handler = 0;
+    if (n < 0) n = 0;
+    if (n > DY_POOL_MAX) n = DY_POOL_MAX;
+    pthread_mutex_lock(&dy_pool.resizing);
     if (!fork_handler) {
         pthread_atfork(NULL, NULL, dy_pool_after_fork);
         fork_handler = 1;
     }
-    if (n < 0) n = 0;
-    if (n > DY_POOL_MAX) n = DY_POOL_MAX;
-    if (n == dy_pool.workers) return n;
-    dy_pool_stop();
-    uint64_t seen = DY_GEN(atomic_load(&dy_pool.state));
-    for (int i = 0; i < n; i++) {
-        if (pthread_create(&dy_pool.threads[i], NULL, dy_worker, (void *)(uintptr_t)seen))
-            break;
-        dy_pool.workers++;
+    if (n != atomic_load(&dy_pool.workers)) {
+        dy_pool_stop();
+        uint64_t seen = DY_GEN(atomic_load(&dy_pool.state));
+        int started = 0;
+        while (started < n && !pthread_create(&dy_pool.threads[started], NULL, dy_worker,
+                                              (void *)(uintptr_t)seen))
+            started++;
+        atomic_store(&dy_pool.workers, started);
     }
-    return dy_pool.workers;
+    n = atomic_load(&dy_pool.workers);
+    pthread_mutex_unlock(&dy_pool.resizing);
+    return n;
 }
 
 /* fn(ctx, i) for i in [0, pieces), shared with the workers; returns when all are done. */
 static void dy_pool_run(dy_piece_fn fn, void *ctx, int pieces) {
     int expected = 0;
     if (pieces > 255) pieces = 255; /* (never: the callers cut at most a few per thread) */
-    if (!dy_pool.workers || pieces < 2 || !atomic_compare_exchange_strong(&dy_pool.busy, &expected, 1)) {
+    if (!atomic_load_explicit(&dy_pool.workers, memory_order_relaxed) || pieces < 2 || !atomic_compare_exchange_strong(&dy_pool.busy, &expected, 1)) {
         for (int i = 0; i < pieces; i++) fn(ctx, i);
         return;
     }
@@ -200,7 +207,7 @@ static void dy_pool_run(dy_piece_fn fn, void *ctx, int pieces) {
     atomic_store(&dy_pool.busy, 0);
 }
 
-static int dy_pool_workers(void) { return dy_pool.workers; }
+static int dy_pool_workers(void) { return atomic_load(&dy_pool.workers); }
 
 #else
 #define DY_POOL 0
