@@ -13,8 +13,7 @@ import numpy as np
 from dygrad.kernels import KERNELS as _REF
 from dygrad.kernels.nn import _ids
 
-from ._nn import (embedding_grad_rows, relu_array, relu_flat, relu_grad_array, relu_grad_flat,
-                  softmax_rows)
+from ._nn import embedding_grad_rows, relu_array, relu_flat, relu_grad_array, relu_grad_flat, softmax_rows
 
 
 def _flat(a, work):

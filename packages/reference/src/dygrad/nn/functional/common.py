@@ -6,9 +6,9 @@ from __future__ import annotations
 import numbers
 
 from ... import tensor as T
+from ..._core import dispatch as _dispatch
 from ..._core import program as _program
 from ..._core.autograd import grad_mode
-from ..._core import dispatch as _dispatch
 from ..._core.dispatch import ops
 from ..._core.ops.nn import DROPOUT_MODES, check_float
 from ..._core.optable import Meta
