@@ -586,9 +586,20 @@ cdef void _accumulate(acc, g, bint create_graph) except *:
     if d != _slot(t, T_DATA, "_data").dtype or (old is not None and d != _slot(old, T_DATA, "_data").dtype):
         acc.accumulate(g, create_graph)
     elif old is None or _known_zero(old):
-        t._grad = g.detach()
+        t._grad = _detached(g)
     elif not _add_into(old, _slot(g, T_DATA, "_data"), t):
         t._grad = _apply(_add, _row(_add), (old, g), {})
+
+
+cdef object _detached(g):
+    """``g.detach()`` for a Tensor g (of class Tensor: the caller checks) that needs no
+    gradient, without the method's frames (detach marks a cut only for one that does): a
+    new Tensor on g's array sharing its version box."""
+    if not _slot(g, T_STOP, "stop_gradient"):
+        return g.detach()
+    t = _tensor(_slot(g, T_DATA, "_data"))
+    _put(t, T_VERSION, _slot(g, T_VERSION, "_version"))
+    return t
 
 
 class _ZeroVersion(list):
