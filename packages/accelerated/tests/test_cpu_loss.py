@@ -150,3 +150,22 @@ def test_mse_refuses_what_numpy_would_broadcast_or_cast(bad):
         cpu_loss.mse_loss(*bad)
     with pytest.raises(ValueError):
         cpu_loss.mse_loss_grad(*bad, np.zeros((), bad[0].dtype))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_mse_array_entry_points_equal_the_loops_and_refuse_the_rest(dtype):
+    """squared_error_array / squared_error_grad_array (one call on plain arrays) give the
+    memoryview loops' results to the bit, and None for what the glue's general path takes."""
+    from dygrad_accelerated import _loss
+    rng = np.random.default_rng(3)
+    x, y = (rng.normal(size=(64, 3)).astype(dtype) for _ in range(2))
+    assert _loss.squared_error_array(x, y) == _loss.squared_error(x.ravel(), y.ravel())
+    want = np.empty_like(x)
+    _loss.squared_error_grad(x.ravel(), y.ravel(), 0.3, want.reshape(-1))
+    got = _loss.squared_error_grad_array(x, y, 0.3)
+    assert got.dtype == want.dtype and got.shape == want.shape
+    np.testing.assert_array_equal(got, want)
+    for a, b in [(x.T, y.T), (x, y.astype(np.float16)), (x.astype(">" + x.dtype.str[1:]), y),
+                 (x, y[:10]), (x.astype(np.int64), y.astype(np.int64)), (x.tolist(), y)]:
+        assert _loss.squared_error_array(a, b) is None
+        assert _loss.squared_error_grad_array(a, b, 1.0) is None

@@ -57,6 +57,24 @@ def test_integers_and_mixed_dtypes_go_to_the_reference():
     _same(cpu_nn.relu_grad(out, g), REFERENCE["relu_grad"](out, g))
 
 
+def test_array_entry_points_take_only_plain_native_float_arrays():
+    """relu_array / relu_grad_array (one call, no memoryviews) give the same arrays as the
+    loops over memoryviews, and None wherever the glue's general path must run."""
+    rng = np.random.default_rng(2)
+    x = rng.normal(size=(6, 8)).astype(np.float32)
+    g = rng.normal(size=(6, 8)).astype(np.float32)
+    _same(cpu_nn.relu_array(x), REFERENCE["relu"](x))
+    _same(cpu_nn.relu_grad_array(x, g), REFERENCE["relu_grad"](x, g))
+    unaligned = np.frombuffer(np.zeros(6 * 8 * 4 + 1, np.uint8)[1:].data, np.float32).reshape(6, 8)
+    for bad in (x[:, ::2], x.astype(">f4"), x.astype(np.float16), x.astype(np.int32),
+                x.tolist(), np.ma.masked_array(x), unaligned):
+        assert cpu_nn.relu_array(bad) is None
+        assert cpu_nn.relu_grad_array(bad, g) is None and cpu_nn.relu_grad_array(x, bad) is None
+    for other in (g.reshape(8, 6), g.reshape(48), g.astype(np.float64)):
+        assert cpu_nn.relu_grad_array(x, other) is None
+    _same(cpu_nn.relu(x.astype(">f4")), REFERENCE["relu"](x.astype(">f4")))
+
+
 @pytest.mark.parametrize("dtype", FLOATS)
 @pytest.mark.parametrize("ids_shape,n,dim,padding_idx", [
     ((5,), 4, 3, None), ((2, 3), 5, 2, None), ((), 3, 4, None), ((0,), 4, 3, None),

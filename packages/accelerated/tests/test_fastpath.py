@@ -49,10 +49,59 @@ def test_installed_only_while_the_accelerated_engine_is_selected():
         assert dispatch.apply is _fastpath.apply
         assert dispatch.binary is _fastpath.binary
         assert autograd.run_backward is _fastpath.run_backward
+        assert autograd.Node.__getitem__ is _fastpath.node_getitem
     with engine("reference"):
         assert dispatch.apply is dispatch.REFERENCE_PATHS["apply"]
         assert dispatch.binary is dispatch.REFERENCE_PATHS["binary"]
         assert autograd.run_backward is autograd.REFERENCE_PATHS["run_backward"]
+        assert autograd.Node.__getitem__ is autograd.REFERENCE_NODE_GETITEM
+
+
+def _reads(getitem, node, name):
+    """What ``getitem(node, name)`` gives: the saved object itself (an input), a Tensor's
+    record (an output), or the error's type and message."""
+    try:
+        t = getitem(node, name)
+    except Exception as exc:  # noqa: BLE001 - the error is what is compared
+        return type(exc), str(exc)
+    if t is node._saved[name][0]:
+        return "input", id(t)
+    return (type(t), t._data is node._saved[name][0], t.stop_gradient, t._grad_fn,
+            t._out_idx, t._version == [0])
+
+
+def test_node_getitem_reads_as_the_reference_method():
+    """Inputs, outputs, a name not saved, an input changed in place, a freed node, a
+    variadic list and an output read while recording (create_graph)."""
+    ref, fast = autograd.REFERENCE_NODE_GETITEM, _fastpath.node_getitem
+    with engine("accelerated"):
+        x = leaf([[1.0, -2.0], [3.0, 4.0]])
+        y = F.relu(x)
+        node = y._grad_fn
+        for name in ("out", "x", "nothing"):
+            assert _reads(fast, node, name) == _reads(ref, node, name)
+        w = leaf([[1.0], [2.0]])
+        z = dygrad.matmul(x, w)
+        for name in ("x", "y"):
+            assert _reads(fast, z._grad_fn, name) == _reads(ref, z._grad_fn, name)
+        v = dygrad.to_tensor(np.ones((2, 2), np.float32))
+        v.stop_gradient = False
+        u = v * 1.0
+        m = u * u
+        with dygrad.no_grad():
+            u.add_(dygrad.ones([2, 2]))
+        assert _reads(fast, m._grad_fn, "x")[0] is BackwardError
+        assert _reads(fast, m._grad_fn, "x") == _reads(ref, m._grad_fn, "x")
+        e = dygrad.einsum("ij,jk->ik", x, w)  # a variadic op: it saves the list of operands
+        got, want = fast(e._grad_fn, "operands"), ref(e._grad_fn, "operands")
+        assert type(got) is list and [a is b for a, b in zip(got, want)] == [True, True]
+        with dygrad.no_grad():  # as a backward walk without create_graph reads them
+            assert _reads(fast, node, "out") == _reads(ref, node, "out")
+        assert autograd.grad_mode.enabled  # as with create_graph: the output keeps its history
+        assert _reads(fast, node, "out") == _reads(ref, node, "out")
+        y.sum().backward()
+        assert _reads(fast, node, "out")[0] is BackwardError
+        assert _reads(fast, node, "out") == _reads(ref, node, "out")
 
 
 def test_operators_are_compiled_only_while_the_fast_paths_are_installed():

@@ -39,13 +39,97 @@ def test_attribute_assignment_registers_by_type():
     net = Net()
     assert list(net._sub_layers) == ["linear1", "act", "linear2"]
     assert list(net._buffers) == ["steps"]
-    assert "linear1" not in net.__dict__  # found through __getattr__
+    # the registries own them; the instance dict holds copies (a normal attribute lookup)
+    assert net.__dict__["linear1"] is net._sub_layers["linear1"]
     assert net.linear1 is net._sub_layers["linear1"]
     assert net.linear1.weight is net.linear1._parameters["weight"]
     assert net.steps is net._buffers["steps"]
     with pytest.raises(AttributeError, match="no attribute 'missing'"):
         _ = net.missing
     assert {"linear1", "steps", "forward"} <= set(dir(net))
+
+
+def _reads_as_registries(layer):
+    """Every registered name reads as __getattr__'s search of the registries gives it."""
+    for name in {*layer._parameters, *layer._sub_layers, *layer._buffers}:
+        want = next(r[name] for r in (layer._parameters, layer._sub_layers, layer._buffers)
+                    if name in r)
+        assert getattr(layer, name) is want, name
+    return True
+
+
+def test_attributes_follow_every_change_of_the_registries():
+    """Reading a registered name finds the registry's entry (copied into the instance dict)
+    however the registry changed: the Layer's methods, containers and direct writes."""
+    net = Net()
+    other, p = nn.Linear(2, 2), nn.Linear(1, 2).bias
+    net._sub_layers["linear1"] = other
+    assert net.linear1 is other and _reads_as_registries(net)
+    del net._sub_layers["act"]
+    with pytest.raises(AttributeError, match="no attribute 'act'"):
+        _ = net.act
+    assert net._sub_layers.pop("linear2") is not None and not hasattr(net, "linear2")
+    net._parameters.update(extra=p)
+    net._buffers.setdefault("counts", None)
+    assert net.extra is p and net.counts is None and _reads_as_registries(net)
+    net._parameters |= {"extra": None}
+    assert net.extra is None
+    assert net._buffers.popitem() == ("counts", None) and not hasattr(net, "counts")
+    net._parameters.clear()
+    assert not hasattr(net, "extra") and _reads_as_registries(net)
+    net.extra = p  # and the attribute protocol: a registry for each kind of value
+    net.extra = None
+    assert net.extra is None and net._parameters["extra"] is None
+    del net.extra
+    assert not hasattr(net, "extra") and "extra" not in net._parameters
+    net.extra = other
+    assert net.extra is other and "extra" in net._sub_layers and _reads_as_registries(net)
+    d = nn.LayerDict({"a": nn.ReLU(), "b": nn.Tanh()})
+    del d["a"]
+    assert not hasattr(d, "a") and d.pop("b") is not None and not hasattr(d, "b")
+    d.update({"c": nn.ReLU()})
+    d.clear()
+    assert not hasattr(d, "c") and _reads_as_registries(d)
+    seq = nn.Sequential(nn.ReLU(), nn.Tanh())
+    del seq[0]
+    assert not hasattr(seq, "0") and isinstance(getattr(seq, "1"), nn.Tanh)
+
+
+def test_a_plain_or_class_attribute_still_shadows_a_registered_name():
+    class WithMethod(nn.Layer):
+        def weight(self):
+            return "method"
+
+    layer = WithMethod()
+    layer._parameters["weight"] = nn.Linear(1, 1).bias
+    assert layer.weight() == "method"  # the class attribute wins, as before
+    net = Net()
+    object.__setattr__(net, "plain", 1)
+    net._buffers["plain"] = paddle.zeros([1])
+    assert net.plain == 1
+    del net._buffers["plain"]
+    assert net.plain == 1
+
+
+def test_copies_and_pickles_keep_the_attributes_and_registries_in_step():
+    import copy
+    import pickle
+    net = Net()
+    deep = copy.deepcopy(net)
+    assert deep.linear1 is deep._sub_layers["linear1"] and deep.linear1 is not net.linear1
+    deep.linear1 = nn.Linear(2, 3)
+    deep._sub_layers["act"] = nn.Tanh()
+    assert net.linear1 is net._sub_layers["linear1"] and isinstance(net.act, nn.ReLU)
+    assert isinstance(deep.act, nn.Tanh) and _reads_as_registries(deep)
+    shallow = copy.copy(net)  # shares the registries with net, as Paddle's copy
+    shallow.linear2 = nn.Linear(3, 1)
+    assert shallow._sub_layers is net._sub_layers and shallow.linear2 is net.linear2
+    net._sub_layers["act"] = nn.Sigmoid()
+    assert isinstance(shallow.act, nn.Sigmoid) and _reads_as_registries(shallow)
+    assert _reads_as_registries(net)
+    loaded = pickle.loads(pickle.dumps(Net()))
+    loaded._sub_layers["act"] = nn.Tanh()
+    assert isinstance(loaded.act, nn.Tanh) and _reads_as_registries(loaded)
 
 
 def test_parameters_in_registration_order():

@@ -527,8 +527,9 @@ cdef object _number(value, tensor):
 def configure_autograd():
     """Bind the reference autograd classes and functions the compiled walk uses."""
     global _ref_run_backward, _AccumulateGrad, _BackwardError, _zeros, _grad_mode
-    global _Node, _Tensor, _add
+    global _Node, _Tensor, _add, _ref_node_getitem
     from dygrad._core import autograd
+    _ref_node_getitem = autograd.REFERENCE_NODE_GETITEM
     from dygrad._core.optable import TABLE
     from dygrad._core.tensor import Tensor
     _Node, _Tensor = autograd.Node, Tensor
@@ -536,6 +537,37 @@ def configure_autograd():
     _AccumulateGrad, _BackwardError = autograd.AccumulateGrad, autograd.BackwardError
     _zeros, _grad_mode = autograd._zeros, autograd.grad_mode
     _add = TABLE["add"]
+
+
+cdef object _ref_node_getitem
+
+
+def node_getitem(node, name):
+    """``Node.__getitem__`` (``autograd.REFERENCE_NODE_GETITEM`` is the meaning), what a
+    gradient rule's ``ctx[name]`` runs: the saved input, or a Tensor on the saved output,
+    without a Python frame; the reference method for a subclass of Node, a freed node, a
+    name not saved, a variadic list, a tensor changed in place since, and an output that
+    keeps its history (create_graph): its errors and rare cases."""
+    if type(node) is not _Node:
+        return _ref_node_getitem(node, name)
+    saved = _nslot(node, N_SAVED)
+    if saved is None:
+        return _ref_node_getitem(node, name)
+    cdef PyObject* found = PyDict_GetItemWithError(<dict>saved, name)
+    if found == NULL:
+        return _ref_node_getitem(node, name)
+    cdef tuple entry = <tuple>found
+    box, out_idx = entry[1], entry[3]
+    if box is None or (<list>box)[0] != entry[2]:
+        return _ref_node_getitem(node, name)
+    if out_idx is None:
+        return entry[0]
+    stop = entry[4]
+    if not stop and _grad_enabled():
+        return _ref_node_getitem(node, name)
+    t = _tensor(entry[0])
+    _put(t, T_STOP, stop)
+    return t
 
 
 cdef inline object _nslot(node, Py_ssize_t off):
@@ -589,9 +621,20 @@ cdef void _accumulate(acc, g, bint create_graph) except *:
     if d != _slot(t, T_DATA, "_data").dtype or (old is not None and d != _slot(old, T_DATA, "_data").dtype):
         acc.accumulate(g, create_graph)
     elif old is None or _known_zero(old):
-        t._grad = g.detach()
+        t._grad = _detached(g)
     elif not _add_into(old, _slot(g, T_DATA, "_data"), t):
         t._grad = _apply(_add, _row(_add), (old, g), {})
+
+
+cdef object _detached(g):
+    """``g.detach()`` for a Tensor g (of class Tensor: the caller checks) that needs no
+    gradient, without the method's frames (detach marks a cut only for one that does): a
+    new Tensor on g's array sharing its version box."""
+    if not _slot(g, T_STOP, "stop_gradient"):
+        return g.detach()
+    t = _tensor(_slot(g, T_DATA, "_data"))
+    _put(t, T_VERSION, _slot(g, T_VERSION, "_version"))
+    return t
 
 
 class _ZeroVersion(list):

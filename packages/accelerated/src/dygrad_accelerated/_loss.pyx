@@ -6,6 +6,7 @@ The glue (axes, dtypes, label checks' messages, allocation) is in ``cpu_loss.py`
 here indexes with negative numbers.
 """
 
+cimport numpy as cnp
 from cython.parallel cimport prange
 from libc.math cimport exp, expf, log
 from libc.stdint cimport int64_t
@@ -13,6 +14,8 @@ from libc.stdint cimport int64_t
 ctypedef fused real:
     float
     double
+
+cnp.import_array()
 
 cdef enum:
     PARALLEL_MIN = 32768  # fewer elements than this: one thread (a team costs more)
@@ -189,11 +192,69 @@ def squared_error(const real[::1] x, const real[::1] y):
     return total
 
 
+cdef inline int _pair(x, y) noexcept:
+    """The type number of x and y when both are ndarrays (exactly) of one native float32 or
+    float64 type, C-contiguous, aligned and of one size (as ``_nn._plain``); else -1."""
+    if type(x) is not cnp.ndarray or type(y) is not cnp.ndarray:
+        return -1
+    cdef cnp.ndarray a = <cnp.ndarray>x, b = <cnp.ndarray>y
+    cdef int kind = cnp.PyArray_TYPE(a)
+    if ((kind != cnp.NPY_FLOAT and kind != cnp.NPY_DOUBLE) or cnp.PyArray_TYPE(b) != kind
+            or not (cnp.PyArray_ISCARRAY_RO(a) and cnp.PyArray_ISCARRAY_RO(b))
+            or not (cnp.PyArray_ISNOTSWAPPED(a) and cnp.PyArray_ISNOTSWAPPED(b))
+            or cnp.PyArray_SIZE(a) != cnp.PyArray_SIZE(b)):
+        return -1
+    return kind
+
+
+def squared_error_array(x, y):
+    """``squared_error`` of two arrays as ``_pair`` takes them, in one call (no memoryviews,
+    no fused-type dispatch); None for any others."""
+    cdef int kind = _pair(x, y)
+    if kind < 0:
+        return None
+    cdef void* a = cnp.PyArray_DATA(<cnp.ndarray>x)
+    cdef void* b = cnp.PyArray_DATA(<cnp.ndarray>y)
+    cdef Py_ssize_t n = cnp.PyArray_SIZE(<cnp.ndarray>x)
+    cdef double total
+    with nogil:
+        if kind == cnp.NPY_FLOAT:
+            total = _sum_squares(<const float*>a, <const float*>b, n)
+        else:
+            total = _sum_squares(<const double*>a, <const double*>b, n)
+    return total
+
+
+def squared_error_grad_array(x, y, double scale):
+    """``squared_error_grad`` of two arrays as ``_pair`` takes them into a new array of x's
+    shape and dtype, in one call; None for any others."""
+    cdef int kind = _pair(x, y)
+    if kind < 0:
+        return None
+    cdef cnp.ndarray a = <cnp.ndarray>x
+    cdef cnp.ndarray out = cnp.PyArray_EMPTY(a.ndim, a.shape, kind, 0)
+    cdef void* pa = cnp.PyArray_DATA(a)
+    cdef void* pb = cnp.PyArray_DATA(<cnp.ndarray>y)
+    cdef void* po = cnp.PyArray_DATA(out)
+    cdef Py_ssize_t n = cnp.PyArray_SIZE(a)
+    with nogil:
+        if kind == cnp.NPY_FLOAT:
+            _scaled_difference(<const float*>pa, <const float*>pb, <float>scale, <float*>po, n)
+        else:
+            _scaled_difference(<const double*>pa, <const double*>pb, scale, <double*>po, n)
+    return out
+
+
+cdef void _scaled_difference(const real* x, const real* y, real s, real* out,
+                             Py_ssize_t n) noexcept nogil:
+    cdef Py_ssize_t i
+    for i in range(n):
+        out[i] = (x[i] - y[i]) * s
+
+
 def squared_error_grad(const real[::1] x, const real[::1] y, double scale, real[::1] out):
     """out = (x - y) * scale over flat arrays of one length, in their dtype (scale rounded to
     it), as the reference kernel computes it."""
-    cdef Py_ssize_t n = x.shape[0], i
-    cdef real s = <real>scale
-    with nogil:
-        for i in range(n):
-            out[i] = (x[i] - y[i]) * s
+    if x.shape[0]:
+        with nogil:
+            _scaled_difference(&x[0], &y[0], <real>scale, &out[0], x.shape[0])

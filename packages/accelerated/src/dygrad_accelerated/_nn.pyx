@@ -5,6 +5,7 @@ Only typed loops live here; the NumPy-level glue (axes, dtypes, allocation) is i
 nothing here indexes with negative numbers.
 """
 
+cimport numpy as cnp
 from cython.parallel cimport prange
 from libc.math cimport exp, expf, log, logf
 from libc.stdint cimport int64_t
@@ -12,6 +13,8 @@ from libc.stdint cimport int64_t
 ctypedef fused real:
     float
     double
+
+cnp.import_array()
 
 cdef enum:
     PARALLEL_MIN = 32768  # fewer elements than this: one thread (a team costs more)
@@ -72,6 +75,60 @@ cdef void _relu_grad(const real* out, const real* g, real* dx, Py_ssize_t n) noe
     for j in range(n):
         v = g[j]  # read unconditionally, so the loop vectorizes as a select
         dx[j] = v if out[j] > 0 else 0
+
+
+cdef inline bint _plain(x, int* kind) noexcept:
+    """Whether x is an ndarray (exactly) of native float32 or float64, C-contiguous and
+    aligned; its type number in kind."""
+    if type(x) is not cnp.ndarray:
+        return False
+    cdef cnp.ndarray a = <cnp.ndarray>x
+    kind[0] = cnp.PyArray_TYPE(a)
+    return ((kind[0] == cnp.NPY_FLOAT or kind[0] == cnp.NPY_DOUBLE)
+            and cnp.PyArray_ISCARRAY_RO(a) and cnp.PyArray_ISNOTSWAPPED(a))
+
+
+def relu_array(x):
+    """max(x, 0) as a new array of x's shape and dtype, for x as ``_plain`` takes it (one
+    thread, as ``relu_flat``); None for any other x. Without ``relu_flat``'s memoryviews and
+    fused-type dispatch: an activation of a small batch costs little more than its loop."""
+    cdef int kind
+    if not _plain(x, &kind):
+        return None
+    cdef cnp.ndarray a = <cnp.ndarray>x
+    cdef cnp.ndarray out = cnp.PyArray_EMPTY(a.ndim, a.shape, kind, 0)
+    cdef Py_ssize_t n = cnp.PyArray_SIZE(a)
+    with nogil:
+        if kind == cnp.NPY_FLOAT:
+            _relu(<const float*>cnp.PyArray_DATA(a), <float*>cnp.PyArray_DATA(out), n)
+        else:
+            _relu(<const double*>cnp.PyArray_DATA(a), <double*>cnp.PyArray_DATA(out), n)
+    return out
+
+
+def relu_grad_array(out, g):
+    """g where out > 0, else 0, as ``relu_grad_flat``, as a new array of g's shape and
+    dtype, for out and g as ``_plain`` takes them, of one dtype and shape; None otherwise."""
+    cdef int kind, kind_g
+    if not (_plain(out, &kind) and _plain(g, &kind_g)) or kind != kind_g:
+        return None
+    cdef cnp.ndarray o = <cnp.ndarray>out, a = <cnp.ndarray>g
+    cdef int j, nd = a.ndim
+    if o.ndim != nd:
+        return None
+    for j in range(nd):
+        if o.shape[j] != a.shape[j]:
+            return None
+    cdef cnp.ndarray dx = cnp.PyArray_EMPTY(nd, a.shape, kind, 0)
+    cdef Py_ssize_t n = cnp.PyArray_SIZE(a)
+    with nogil:
+        if kind == cnp.NPY_FLOAT:
+            _relu_grad(<const float*>cnp.PyArray_DATA(o), <const float*>cnp.PyArray_DATA(a),
+                       <float*>cnp.PyArray_DATA(dx), n)
+        else:
+            _relu_grad(<const double*>cnp.PyArray_DATA(o), <const double*>cnp.PyArray_DATA(a),
+                       <double*>cnp.PyArray_DATA(dx), n)
+    return dx
 
 
 def relu_flat(const real[::1] x, real[::1] out):

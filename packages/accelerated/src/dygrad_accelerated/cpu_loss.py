@@ -91,20 +91,28 @@ def mse_loss(input, label, reduction="mean"):
     """(input - label)^2 summed, or averaged for 'mean' (blocks of partial sums added in
     float64)"""
     _check_mse(input, label, reduction)
-    if input.dtype.char not in "fd" or input.size == 0:
+    if input.size == 0:
         return _REF["mse_loss"](input, label, reduction)
-    total = _loss.squared_error(input.ravel(), label.ravel())
+    total = _loss.squared_error_array(input, label)  # C-contiguous float32/float64: one call
+    if total is None:
+        if input.dtype.char not in "fd":
+            return _REF["mse_loss"](input, label, reduction)
+        total = _loss.squared_error(input.ravel(), label.ravel())
     return np.asarray(total / input.size if reduction == "mean" else total, input.dtype)
 
 
 def mse_loss_grad(input, label, out_grad, reduction="mean"):
     """2 (input - label) out_grad, divided by the number of elements for 'mean'"""
     _check_mse(input, label, reduction, out_grad)
-    if input.dtype.char not in "fd" or input.size == 0:
+    if input.size == 0:
         return _REF["mse_loss_grad"](input, label, out_grad, reduction)
-    out = np.empty(input.shape, input.dtype)
-    _loss.squared_error_grad(input.ravel(), label.ravel(),
-                             mse_grad_scale(input, out_grad, reduction), out.reshape(-1))
+    scale = mse_grad_scale(input, out_grad, reduction)
+    out = _loss.squared_error_grad_array(input, label, scale)  # as in mse_loss: one call
+    if out is None:
+        if input.dtype.char not in "fd":
+            return _REF["mse_loss_grad"](input, label, out_grad, reduction)
+        out = np.empty(input.shape, input.dtype)
+        _loss.squared_error_grad(input.ravel(), label.ravel(), scale, out.reshape(-1))
     return out
 
 

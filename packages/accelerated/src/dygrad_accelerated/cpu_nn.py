@@ -13,7 +13,7 @@ import numpy as np
 from dygrad.kernels import KERNELS as _REF
 from dygrad.kernels.nn import _ids
 
-from ._nn import embedding_grad_rows, relu_flat, relu_grad_flat, softmax_rows
+from ._nn import embedding_grad_rows, relu_array, relu_flat, relu_grad_array, relu_grad_flat, softmax_rows
 
 
 def _flat(a, work):
@@ -28,6 +28,9 @@ def _work(dtype):
 
 def relu(x):
     """max(x, 0)"""
+    out = relu_array(x)  # a C-contiguous float32/float64 array: one call
+    if out is not None:
+        return out
     work = _work(x.dtype)
     if work is None:
         return _REF["relu"](x)
@@ -38,6 +41,9 @@ def relu(x):
 
 def relu_grad(out, out_grad):
     """out_grad where out > 0, else 0"""
+    dx = relu_grad_array(out, out_grad)  # C-contiguous float32/float64 arrays: one call
+    if dx is not None:
+        return dx
     work = _work(out_grad.dtype)
     if work is None or out.dtype != out_grad.dtype or out.shape != out_grad.shape:
         return _REF["relu_grad"](out, out_grad)

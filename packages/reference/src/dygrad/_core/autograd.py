@@ -476,12 +476,15 @@ def run_backward(roots, root_grads, retain_graph=False, create_graph=False,
 # The meaning of the functions an engine may replace by compiled equivalents
 # (``Engine.fast_paths``): callers reach them through this module's globals.
 REFERENCE_PATHS = {"run_backward": run_backward}
+# and the method through which gradient rules read what a node saved (``ctx[name]``)
+REFERENCE_NODE_GETITEM = Node.__getitem__
 
 
 def _use_engine(engine):
     fast = engine.fast_paths or {}
     for name, fn in REFERENCE_PATHS.items():
         globals()[name] = fast.get(name, fn)
+    Node.__getitem__ = fast.get("node_getitem", REFERENCE_NODE_GETITEM)
 
 
 # dispatch (and through it tensor) imports this module first; bind it once both exist

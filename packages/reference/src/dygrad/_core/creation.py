@@ -54,7 +54,8 @@ def to_array(data, dtype=None, place=None):
     """An engine array (a copy) holding ``data``, of ``dtype`` (or the inferred one)."""
     eng = current()
     if type(data) is np.ndarray:  # a NumPy batch, the common case: it keeps its dtype
-        return eng.asarray(data, data.dtype if dtype is None else _np_dtype(dtype), _place(place))
+        return eng.asarray(data, data.dtype if dtype is None else _np_dtype(dtype),
+                           device.current_place() if place is None else _place(place))
     from .tensor import Tensor
     if isinstance(data, Tensor):
         src = eng.to_numpy(data._data)

@@ -18,6 +18,7 @@ import itertools
 import re
 import sys
 import warnings
+import weakref
 from collections import OrderedDict
 
 import numpy as np
@@ -68,6 +69,68 @@ class HookRemoveHelper:
 
 
 _CONTAINERS = (list, tuple, dict)
+_STORES = ("_parameters", "_sub_layers", "_buffers")  # the registries, in __getattr__'s order
+
+
+class _Registry(OrderedDict):
+    """A layer's ``_parameters``, ``_sub_layers`` or ``_buffers``: an OrderedDict that, on
+    every change however made (the Layer's methods, containers, user code writing it
+    directly), has its layer copy what ``__getattr__`` would find for the name into the
+    instance dict (``Layer._mirror``), so reading ``layer.weight`` or ``model.linear1`` is
+    a normal attribute lookup: no failed lookup and ``__getattr__`` frame on every forward.
+    It holds its layer weakly; a copy or unpickled registry has none until
+    ``Layer.__setstate__`` binds it."""
+
+    __slots__ = ("_owner",)
+
+    def __init__(self, *args, **kwargs):
+        self._owner = None
+        super().__init__(*args, **kwargs)
+
+    def _changed(self, name):
+        layer = self._owner() if self._owner is not None else None
+        if layer is not None:
+            layer._mirror(name)
+
+    def __setitem__(self, name, value):
+        super().__setitem__(name, value)
+        self._changed(name)
+
+    def __delitem__(self, name):
+        super().__delitem__(name)
+        self._changed(name)
+
+    def pop(self, name, *default):
+        value = super().pop(name, *default)
+        self._changed(name)
+        return value
+
+    def popitem(self, last=True):
+        name, value = super().popitem(last)
+        self._changed(name)
+        return name, value
+
+    def setdefault(self, name, default=None):
+        if name not in self:
+            self[name] = default
+        return self[name]
+
+    def update(self, *args, **kwargs):
+        for name, value in OrderedDict(*args, **kwargs).items():
+            self[name] = value
+
+    def __ior__(self, other):
+        self.update(other)
+        return self
+
+    def clear(self):
+        names = list(self)
+        super().clear()
+        for name in names:
+            self._changed(name)
+
+    def __reduce__(self):  # copies and pickles without the layer (its __setstate__ binds them)
+        return type(self), (), None, None, iter(self.items())
 
 
 def _warn_hidden(layer, name, value, assigned_by=None):
@@ -112,10 +175,13 @@ class Layer:
             name_scope = _camel_to_snake(type(self).__name__)
         self._full_name = _unique_name(name_scope)
         self._dtype = dtype
-        self._parameters = OrderedDict()
-        self._buffers = OrderedDict()
+        d = self.__dict__
+        for name in d.get("_mirrored") or ():  # __init__ again: the registries start anew
+            d.pop(name, None)
+        d["_mirrored"] = set()  # the names _mirror copied into this dict
+        d["_parameters"], d["_buffers"], d["_sub_layers"] = _Registry(), _Registry(), _Registry()
+        self._bind_registries()
         self._non_persistable_buffer_names_set = set()
-        self._sub_layers = OrderedDict()
         self._forward_pre_hooks = OrderedDict()
         self._forward_post_hooks = OrderedDict()
         self._state_dict_hooks = OrderedDict()
@@ -319,22 +385,65 @@ class Layer:
         (where re-assigning keeps its place in the order)."""
         d = self.__dict__
         d.pop(name, None)
-        for store in ("_parameters", "_sub_layers", "_buffers"):
+        mirrored = d.get("_mirrored")
+        if mirrored:
+            mirrored.discard(name)
+        for store in _STORES:
             if store != keep:
                 d[store].pop(name, None)
 
     def __getattr__(self, name):
-        # only called when normal lookup fails: look in the registries
+        # only called when normal lookup fails: look in the registries (a registered name
+        # is mostly found in the instance dict, where _mirror copies it)
         d = self.__dict__
-        for store in ("_parameters", "_sub_layers", "_buffers"):
+        for store in _STORES:
             registry = d.get(store)
             if registry is not None and name in registry:
                 return registry[name]
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
+    def _mirror(self, name):
+        """After a registry changed ``name``: the instance dict holds what ``__getattr__``
+        finds for it, where ``__getattr__`` is what would find it (no plain attribute of that
+        name in the instance dict, nor on the class, shadows the registries); else no copy."""
+        d = self.__dict__
+        mirrored = d.get("_mirrored")
+        if mirrored is None or (name in d and name not in mirrored):
+            return  # no mirrors (a shallow copy, or a layer being rebuilt); a plain attribute
+        if not hasattr(type(self), name):
+            for store in _STORES:
+                registry = d.get(store)
+                if registry is not None and name in registry:
+                    d[name] = registry[name]
+                    mirrored.add(name)
+                    return
+        if name in mirrored:
+            mirrored.discard(name)
+            del d[name]
+
+    def _bind_registries(self):
+        for store in _STORES:
+            self.__dict__[store]._owner = weakref.ref(self)
+
+    def __setstate__(self, state):
+        """Copies and unpickling: registries made anew (``copy.deepcopy``, pickle) become
+        this layer's; registries it shares with the layer it was copied from
+        (``copy.copy``) stay that layer's, and this one reads them through ``__getattr__``."""
+        d = self.__dict__
+        d.update(state)
+        registries = [d.get(store) for store in _STORES]
+        if not all(isinstance(r, _Registry) for r in registries):
+            return
+        if all(r._owner is None for r in registries):
+            self._bind_registries()
+        else:
+            for name in d.get("_mirrored") or ():
+                d.pop(name, None)
+            d["_mirrored"] = None
+
     def __delattr__(self, name):
         d = self.__dict__
-        for store in ("_parameters", "_sub_layers", "_buffers"):
+        for store in _STORES:
             registry = d.get(store)
             if registry is not None and name in registry:
                 del registry[name]

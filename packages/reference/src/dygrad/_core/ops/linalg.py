@@ -709,10 +709,11 @@ def _fused_linear_grad(ctx, g):
     g stands in for it). Else through the activation (from the output), then as matmul and
     bias add; an operand is read only where its gradient needs it."""
     act = ctx.attrs["activation"]
-    if not grad_mode.enabled and ctx.needs("weight") and ctx.needs("bias"):
+    x_edge, w_edge, b_edge = ctx.next_edges  # ctx.needs(name): that input's edge is not None
+    if not grad_mode.enabled and w_edge is not None and b_edge is not None:
         out = g if act == "none" else ctx["out"]
         gw, gb, gz = ops.fused_linear_activation_grad(ctx["x"], out, g, activation=act)
-        gx = ops.matmul(gz, ctx["weight"], transpose_y=True) if ctx.needs("x") else None
+        gx = ops.matmul(gz, ctx["weight"], transpose_y=True) if x_edge is not None else None
         return gx, gw, gb
     if act != "none":
         out = ctx["out"]
@@ -722,18 +723,18 @@ def _fused_linear_grad(ctx, g):
             g = g * out * ops.scale(out, scale=-1.0, bias=1.0)
         elif act == "tanh":
             g = g * ops.scale(out * out, scale=-1.0, bias=1.0)
-    gx = ops.matmul(g, ctx["weight"], transpose_y=True) if ctx.needs("x") else None
+    gx = ops.matmul(g, ctx["weight"], transpose_y=True) if x_edge is not None else None
     xs = ctx.shape("x")
     if len(xs) != 2:  # the leading axes as the rows of one product
         rows = math.prod(xs[:-1])
         k, n = ctx.shape("weight")
         g = ops.reshape(g, shape=(rows, n))
     gw = None
-    if ctx.needs("weight"):
+    if w_edge is not None:
         x = ctx["x"]
         gw = ops.matmul(ops.reshape(x, shape=(rows, k)) if len(xs) != 2 else x, g,
                         transpose_x=True)
-    gb = ops.sum(g, axis=0) if ctx.needs("bias") else None
+    gb = ops.sum(g, axis=0) if b_edge is not None else None
     return gx, gw, gb
 
 

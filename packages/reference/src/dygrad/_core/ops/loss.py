@@ -202,7 +202,9 @@ def _mse_meta(input, label, reduction="mean", op=_MSE_API):
 def _mse_grad(ctx, g):
     """The fused ``mse_loss_grad`` row gives input's gradient; label's is its negation."""
     dx = ops.mse_loss_grad(ctx["input"], ctx["label"], g, **ctx.attrs)
-    return (dx if ctx.needs("input") else None), (ops.neg(dx) if ctx.needs("label") else None)
+    input_edge, label_edge = ctx.next_edges  # ctx.needs(name): that input's edge is not None
+    return (dx if input_edge is not None else None), \
+        (ops.neg(dx) if label_edge is not None else None)
 
 
 register(OpDef(

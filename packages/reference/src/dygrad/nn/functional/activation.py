@@ -7,6 +7,7 @@ from ... import tensor as T
 from ..._core.dispatch import ops
 from ..._core.ops.nn import check_float
 from ..._core.optable import Meta
+from ..._core.tensor import Tensor
 from ...tensor.creation import convert_dtype
 from ...tensor.manipulation import _checked
 from ._check import check_tensor
@@ -14,7 +15,7 @@ from ._check import check_tensor
 
 def relu(x, name=None):
     """max(x, 0), elementwise."""
-    return ops.relu(check_tensor(x, "relu"))
+    return ops.relu(x if isinstance(x, Tensor) else check_tensor(x, "relu"))
 
 
 def sigmoid(x, name=None):

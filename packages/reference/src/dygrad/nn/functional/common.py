@@ -6,9 +6,10 @@ from __future__ import annotations
 import numbers
 
 from ... import tensor as T
+from ..._core import dispatch as _dispatch
 from ..._core import program as _program
 from ..._core.autograd import grad_mode
-from ..._core.dispatch import debug_hook, ops
+from ..._core.dispatch import ops
 from ..._core.ops.nn import DROPOUT_MODES, check_float
 from ..._core.optable import Meta
 from ..._core.tensor import Tensor
@@ -19,23 +20,23 @@ from ._check import check_tensor
 def linear(x, weight, bias=None, name=None):
     """x @ weight + bias, with weight of shape [in_features, out_features] (Paddle's layout)
     and bias of shape [out_features]; x is [..., in_features]."""
-    check_tensor(x, "linear")
-    check_tensor(weight, "linear", "weight")
+    if not (isinstance(x, Tensor) and isinstance(weight, Tensor)):
+        check_tensor(x, "linear")
+        check_tensor(weight, "linear", "weight")
     if bias is None:
         return T.matmul(x, weight)
-    if isinstance(bias, Tensor) and _one_op(x._data, weight._data, bias._data):
-        return ops.fused_linear_activation(x, weight, bias)
+    # one op (fused_linear_activation, one node) in eager mode while gradients are recorded
+    # and no debugging mode is on, for float operands of one dtype whose shapes agree;
+    # otherwise matmul and add, so the errors, the tape's cut marks (under no_grad), anomaly
+    # checks and profiles name those two ops, as before (written out here: a W2 step's cost)
+    if isinstance(bias, Tensor) and grad_mode.enabled and not _program.state.static and \
+            _dispatch._debug is None:
+        xd, wd, bd = x._data, weight._data, bias._data
+        dt = xd.dtype
+        if dt == wd.dtype == bd.dtype and dt.kind == "f" and wd.ndim == 2 and \
+                bd.shape == wd.shape[1:] and xd.shape[-1:] == wd.shape[:1]:
+            return ops.fused_linear_activation(x, weight, bias)
     return T.add(T.matmul(x, weight), check_tensor(bias, "linear", "bias"))
-
-
-def _one_op(xd, wd, bd):
-    """Whether linear runs as one op (``fused_linear_activation``, one node): in eager mode
-    while gradients are recorded and no debugging mode is on, for float operands of one
-    dtype whose shapes agree. Otherwise it is matmul and add, so the errors, the tape's cut
-    marks (under no_grad), anomaly checks and profiles name those two ops, as before."""
-    return (grad_mode.enabled and not _program.state.static and debug_hook() is None
-            and xd.dtype == wd.dtype == bd.dtype and xd.dtype.kind == "f" and wd.ndim == 2
-            and bd.shape == wd.shape[1:] and xd.shape[-1:] == wd.shape[:1])
 
 
 def bilinear(x1, x2, weight, bias=None, name=None):

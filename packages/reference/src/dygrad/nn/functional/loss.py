@@ -9,6 +9,7 @@ import numpy as np
 from ... import tensor as T
 from ..._core.dispatch import ops
 from ..._core.dtype import from_numpy
+from ..._core.tensor import Tensor
 from ._check import check_tensor
 
 _REDUCTIONS = ("sum", "mean", "none")
@@ -208,9 +209,11 @@ def mse_loss(input, label, reduction="mean", name=None):
     """(input - label)^2, averaged ('mean', a 0-D tensor), summed ('sum') or elementwise
     ('none'); label broadcasts against input. Input and label of one shape and one float
     dtype, reduced, run the fused op ``mse_loss``; other cases are the composite."""
-    check_reduction(reduction, "mse_loss")
-    check_tensor(input, "mse_loss", "input")
-    check_tensor(label, "mse_loss", "label")
+    if reduction not in _REDUCTIONS:
+        check_reduction(reduction, "mse_loss")
+    if not (isinstance(input, Tensor) and isinstance(label, Tensor)):
+        check_tensor(input, "mse_loss", "input")
+        check_tensor(label, "mse_loss", "label")
     x, y = input._data, label._data
     if reduction != "none" and x.dtype == y.dtype and x.dtype.kind == "f" and \
             x.shape == y.shape:
