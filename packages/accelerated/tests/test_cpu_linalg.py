@@ -36,17 +36,10 @@ def two_threads():
 
 
 @pytest.fixture
-def shared(monkeypatch):
-    """The products the threads shared, with the number of pieces asked for."""
-    seen = []
-    real = cpu_linalg.split_matmul
-
-    def spy(a, b, out, pieces):
-        done = real(a, b, out, pieces)
-        seen.append((a.shape, b.shape, done))
-        return done
-    monkeypatch.setattr(cpu_linalg, "split_matmul", spy)
-    return seen
+def shared():
+    """How many products the pool shared since the test began (one job each)."""
+    start = _linalg.jobs()
+    return lambda: _linalg.jobs() - start
 
 
 @pytest.fixture
@@ -154,7 +147,7 @@ def test_shared_products_match_the_reference(m, k, n, transpose_x, transpose_y, 
     x, y = _operands(rng, m, k, n, transpose_x, transpose_y, "contiguous")
     x, y = x.astype(dtype), y.astype(dtype)
     got = cpu_linalg.matmul(x, y, transpose_x, transpose_y)
-    assert shared == [((m, k), (k, n), True)]
+    assert shared() == 1
     assert got.dtype == dtype and got.shape == (m, n) and got.flags.c_contiguous
     tol = 1e-5 if dtype == np.float32 else 1e-12
     np.testing.assert_allclose(got, _reference(x, y, transpose_x, transpose_y), rtol=tol,
@@ -166,7 +159,7 @@ def test_a_layout_blas_cannot_take_is_numpys(two_threads, shared):
     rng = np.random.default_rng(1)
     x, y = _operands(rng, 64, 128, 256, False, False, "strided")
     got = cpu_linalg.matmul(x, y)
-    assert shared == [((64, 128), (128, 256), False)]
+    assert shared() == 0
     np.testing.assert_array_equal(got, REFERENCE["matmul"](x, y))
 
 
@@ -174,12 +167,33 @@ def test_a_layout_blas_cannot_take_is_numpys(two_threads, shared):
 def test_the_product_helper_shares_and_computes_as_numpy_alone(shared, one_thread):
     rng = np.random.default_rng(2)
     x, w = rng.standard_normal((64, 128)), rng.standard_normal((128, 256))
-    np.testing.assert_array_equal(cpu_linalg.product(x, w), x @ w)  # one thread: NumPy's
-    assert shared == []
+    for _ in range(2):  # one thread: NumPy's gemm (the second time called directly)
+        np.testing.assert_array_equal(cpu_linalg.product(x, w), x @ w)
+    np.testing.assert_array_equal(cpu_linalg.product(x.astype(np.float32), w.astype(np.float32)),
+                                  x.astype(np.float32) @ w.astype(np.float32))
+    assert shared() == 0
     threads.set_num_threads(3)
     got = cpu_linalg.product(x.T.copy().T, w)
-    assert shared == [((64, 128), (128, 256), True)] and _linalg.workers() == 2
+    assert shared() == 1 and _linalg.workers() == 2
     np.testing.assert_allclose(got, x @ w, rtol=1e-12, atol=1e-12)
+    threads.set_num_threads(2)  # a running pool is resized at once
+    assert _linalg.workers() == 1
+
+
+@pytest.mark.parametrize("a_shape,b_shape,dtypes", [
+    ((3, 4), (4, 5), (np.float32, np.float64)),   # mixed dtypes: NumPy's promotion
+    ((3, 4), (4, 5), (np.int64, np.int64)),
+    ((2048, 1024), (1024, 16), (np.float32, np.float32)),  # BLAS's own threads' size
+    ((0, 4), (4, 5), (np.float64, np.float64)),
+])
+def test_products_the_compiled_call_declines_are_numpys(a_shape, b_shape, dtypes, shared):
+    rng = np.random.default_rng(6)
+    a = rng.standard_normal(a_shape).astype(dtypes[0])
+    b = rng.standard_normal(b_shape).astype(dtypes[1])
+    assert _linalg.gemm(a, b) is None
+    got = cpu_linalg.product(a, b)
+    np.testing.assert_array_equal(got, np.matmul(a, b))
+    assert got.dtype == np.matmul(a, b).dtype and shared() == 0
 
 
 @needs_blas

@@ -114,6 +114,7 @@ cdef extern from "dy_pool.h":
     const dy_pool_api dy_pool_exported
     int dy_pool_resize(int n) noexcept nogil
     int dy_pool_workers() noexcept nogil
+    int dy_pool_jobs() noexcept nogil
     void dy_pool_run(dy_piece_fn fn, void* ctx, int pieces) noexcept nogil
 
 # the pool for the other compiled modules (dy_pool_api.h)
@@ -203,15 +204,61 @@ def set_gemm(size_t sgemm, size_t dgemm, bint ilp64):
     dy_gemm_ilp64 = ilp64
 
 
-def set_workers(int n):
-    """n worker threads besides the caller's (0: none); returns how many run."""
-    with nogil:
-        n = dy_pool_resize(n)
-    return n
+# the state the products read, set by ``threads.py``
+cdef int _threads = 1         # dygrad.set_num_threads' count
+cdef int _pool_for = 0        # the count the pool was last sized for (0: no worker started)
+cdef bint _blas_one = False   # BLAS is known to run on one thread now
+cdef Py_ssize_t _split_min = 1 << 18, _blas_min = 1 << 24
+cdef int _pieces_per_thread = 2
+cdef object _other = None     # cpu_linalg's product, for what ``product`` declines
+
+
+def configure(Py_ssize_t split_min, Py_ssize_t blas_min, int pieces_per_thread, other):
+    """The range of products the pool shares (multiply-adds), the pieces per thread, and the
+    product for what ``product`` declines (``cpu_linalg``)."""
+    global _split_min, _blas_min, _pieces_per_thread, _other
+    _split_min, _blas_min, _pieces_per_thread, _other = split_min, blas_min, pieces_per_thread, other
+
+
+def set_threads(int n):
+    """dygrad.set_num_threads' count (``threads.py``): a pool already started is resized now,
+    else at its first product."""
+    global _threads
+    _threads = max(n, 1)
+    if _pool_for and _pool_for != _threads:
+        _pool_size()
+
+
+def note_blas(int n):
+    """BLAS runs n threads from now on (``threads.blas``)."""
+    global _blas_one
+    _blas_one = n == 1
+
+
+cdef int _pool_size() noexcept:
+    global _pool_for
+    cdef int n = _threads - 1
+    if _pool_for != _threads:
+        with nogil:
+            dy_pool_resize(n)
+        _pool_for = _threads
+    return dy_pool_workers() + 1
+
+
+def pool_threads():
+    """The threads that share a product's pieces (this one too): the pool has ``threads - 1``
+    workers, started at the first product that asks after a change of the count."""
+    return _pool_size()
 
 
 def workers():
+    """The pool's workers now."""
     return dy_pool_workers()
+
+
+def jobs():
+    """How many jobs the pool has run (modulo 2^24): a product it shared is one."""
+    return dy_pool_jobs()
 
 
 cdef bint _layout(cnp.ndarray a, Py_ssize_t rows, Py_ssize_t cols, Py_ssize_t isz,
@@ -228,31 +275,65 @@ cdef bint _layout(cnp.ndarray a, Py_ssize_t rows, Py_ssize_t cols, Py_ssize_t is
     return False
 
 
-def split_matmul(cnp.ndarray a, cnp.ndarray b, cnp.ndarray out, int pieces):
-    """out = a @ b, cut into ``pieces`` pieces of out's columns (of its rows when it has
-    fewer columns than rows) that the pool's threads and this one take in turn. a [m, k] and
-    b [k, n] float32 or float64 (both the same) with rows or columns in order, out [m, n]
-    C-contiguous of that dtype, m, n, k > 0. Returns False, doing nothing, when the BLAS or
-    the layouts do not allow it (the caller checks the rest: ``cpu_linalg``)."""
+cdef object _gemm(a, b):
+    """a @ b into a new C-contiguous array by one call of NumPy's cblas_?gemm, or by the
+    pool's threads in pieces when there are several threads and it has SPLIT_MIN to
+    BLAS_MIN multiply-adds; None (nothing done) unless a and b are 2-D float32 or float64
+    arrays of one dtype whose rows or columns are in order, every size at least 2, below
+    BLAS_MIN multiply-adds, BLAS found and known to run on one thread."""
     cdef dy_gemm_job j
-    cdef Py_ssize_t isz = a.descr.itemsize, unit, size
-    j.f64 = isz == 8
-    if dy_gemm[j.f64] == NULL or not (_layout(a, a.shape[0], a.shape[1], isz, &j.ta, &j.lda)
-                                     and _layout(b, b.shape[0], b.shape[1], isz, &j.tb, &j.ldb)):
-        return False
-    j.m, j.k, j.n, j.ldc = a.shape[0], a.shape[1], b.shape[1], b.shape[1]
-    j.A = <const char*>cnp.PyArray_DATA(a)
-    j.B = <const char*>cnp.PyArray_DATA(b)
+    cdef cnp.ndarray x, y, out
+    cdef cnp.npy_intp dims[2]
+    cdef int type_num, pieces = 1
+    cdef Py_ssize_t isz, size, unit = 16
+    if not (_blas_one and type(a) is cnp.ndarray and type(b) is cnp.ndarray):
+        return None
+    x, y = <cnp.ndarray>a, <cnp.ndarray>b
+    type_num = cnp.PyArray_TYPE(x)
+    if (cnp.PyArray_NDIM(x) != 2 or cnp.PyArray_NDIM(y) != 2 or cnp.PyArray_TYPE(y) != type_num
+            or (type_num != cnp.NPY_FLOAT32 and type_num != cnp.NPY_FLOAT64)):
+        return None
+    j.m, j.k, j.n = x.shape[0], x.shape[1], y.shape[1]
+    if y.shape[0] != j.k or j.m < 2 or j.k < 2 or j.n < 2 or j.m * j.k * j.n >= _blas_min:
+        return None
+    j.f64 = type_num == cnp.NPY_FLOAT64
+    isz = 8 if j.f64 else 4
+    if dy_gemm[j.f64] == NULL or not (_layout(x, j.m, j.k, isz, &j.ta, &j.lda)
+                                     and _layout(y, j.k, j.n, isz, &j.tb, &j.ldb)):
+        return None
+    dims[0], dims[1] = j.m, j.n
+    out = cnp.PyArray_EMPTY(2, dims, type_num, 0)
+    j.ldc = j.n
+    j.A = <const char*>cnp.PyArray_DATA(x)
+    j.B = <const char*>cnp.PyArray_DATA(y)
     j.C = <char*>cnp.PyArray_DATA(out)
     j.along_n = j.n >= j.m
     size = j.n if j.along_n else j.m
-    unit = 16  # BLAS's kernels work on blocks of 16 (float32) columns: cut at their edges
-    pieces = max(1, min(pieces, (size + unit - 1) // unit))
+    if _threads > 1 and j.m * j.k * j.n >= _split_min:
+        pieces = _pieces_per_thread * _pool_size()
+        # BLAS's kernels work on blocks of 16 (float32) columns: cut at their edges
+        pieces = max(1, min(pieces, (size + unit - 1) // unit))
     j.step = ((size + pieces - 1) // pieces + unit - 1) // unit * unit
     pieces = (size + j.step - 1) // j.step
     with nogil:
-        dy_pool_run(dy_gemm_piece, &j, pieces)
-    return True
+        if pieces > 1:
+            dy_pool_run(dy_gemm_piece, &j, pieces)
+        else:
+            dy_gemm_piece(&j, 0)
+    return out
+
+
+def gemm(a, b):
+    """a @ b by NumPy's cblas_?gemm called directly (shared among the threads from SPLIT_MIN
+    multiply-adds), or None when ``_gemm`` declines the operands."""
+    return _gemm(a, b)
+
+
+def product(a, b):
+    """a @ b of 2-D arrays as np.matmul computes it: ``gemm``'s, else the ``other`` product
+    ``configure`` gave (cpu_linalg's: thin products, BLAS's threads, NumPy)."""
+    out = _gemm(a, b)
+    return _other(a, b) if out is None else out
 
 
 cdef extern from *:

@@ -1,9 +1,11 @@
 """CPU kernel of matmul: NumPy's (BLAS) but for small float32 products with few output
 columns, which ``_linalg.pyx`` computes with AVX2 vectors where the CPU has them, and
-``product``, the 2-D product of the kernels that multiply matrices (matmul, the linear
-layer's forward and gradient): with several threads, one too small for BLAS's own threads
-but big enough to share is cut into pieces that ``_linalg``'s pool of threads takes in turn,
-each piece a single-threaded call of NumPy's BLAS (``threads.py`` says why)."""
+``product`` (``_linalg.product``), the 2-D product of the kernels that multiply matrices
+(matmul, the linear layer's forward and gradient): NumPy's own cblas_?gemm called from
+compiled code, without np.matmul's Python-level machinery; with several threads, one too
+small for BLAS's own threads but big enough to share is cut into pieces that ``_linalg``'s
+pool of threads takes in turn, each piece a single-threaded call (``threads.py`` says why).
+What it declines is ``_other_product``'s."""
 
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ import os
 import numpy as np
 
 from . import numpy_kernels, threads
-from ._linalg import have_skinny, outer, set_gemm, sgemm_skinny, split_matmul
+from ._linalg import configure, gemm, have_skinny, outer, product, set_gemm, sgemm_skinny
 
 # the products _linalg takes: float32, n a multiple of 8 up to this, m * k * n up to
 # SKINNY_MAX_MACS multiply-adds (above it BLAS's packing and blocking pay for themselves)
@@ -75,30 +77,27 @@ def _thin(a, b, m, k, n):
     return None
 
 
-def _shared(a, b, m, k, n):
-    """a @ b computed in pieces by the threads, or None when the product is not one to share"""
-    macs = m * k * n
-    if (SPLIT_MIN_MACS <= macs < threads.BLAS_MIN_MACS and threads.count() > 1
-            and a.dtype == b.dtype and a.dtype.char in "fd" and _GEMM[0]):
-        threads.blas_for(macs)
-        out = np.empty((m, n), a.dtype)
-        if split_matmul(a, b, out, PIECES_PER_THREAD * threads.gemm_pool()):
-            return out
-    return None
-
-
-def product(a, b):
-    """a @ b of 2-D arrays, as np.matmul computes it; with several threads a float product of
-    SPLIT_MIN_MACS or more (below BLAS_MIN_MACS) is cut into pieces the threads share"""
+def _other_product(a, b):
+    """a @ b for what ``product`` (``_linalg._gemm``) declines: products with a size of 1
+    (``_thin``); BLAS put on one thread first for a product below BLAS_MIN_MACS, then
+    ``_linalg.gemm`` again; else NumPy's, as ``numpy_kernels.matmul`` calls it (np.dot for
+    operands BLAS cannot take as they are: it copies them, where np.matmul loops)"""
     m, k = a.shape
     n = b.shape[1]
-    out = _shared(a, b, m, k, n)
-    if out is None and a.dtype == b.dtype and a.dtype.char in "fd" and m and n and k:
+    if a.dtype == b.dtype and a.dtype.char in "fd" and b.shape[0] == k and m and n and k:
         out = _thin(a, b, m, k, n)
-    if out is None:
-        threads.blas_for(m * k * n)
-        out = np.matmul(a, b)
-    return out
+        if out is not None:
+            return out
+    threads.blas_for(m * k * n)
+    out = gemm(a, b)
+    if out is not None:
+        return out
+    if k > 1 and a.flags.forc and b.flags.forc:
+        return np.matmul(a, b)
+    return np.dot(a, b)
+
+
+configure(SPLIT_MIN_MACS, threads.BLAS_MIN_MACS, PIECES_PER_THREAD, _other_product)
 
 
 def matmul(x, y, transpose_x=False, transpose_y=False):
@@ -115,11 +114,8 @@ def matmul(x, y, transpose_x=False, transpose_y=False):
                 out = np.empty((m, n), np.float32)
                 sgemm_skinny(a, np.ascontiguousarray(b), out)
                 return out
-            out = _shared(a, b, m, k, n) if n else None
-            if out is None and n:
-                out = _thin(a, b, m, k, n)
-            if out is not None:
-                return out
+            if n:
+                return product(a, b)
     return numpy_kernels.matmul(x, y, transpose_x, transpose_y)
 
 

@@ -208,11 +208,13 @@ static void dy_pool_run(dy_piece_fn fn, void *ctx, int pieces) {
 }
 
 static int dy_pool_workers(void) { return atomic_load(&dy_pool.workers); }
+static int dy_pool_jobs(void) { return (int)DY_GEN(atomic_load(&dy_pool.state)); }
 
 #else
 #define DY_POOL 0
 static int dy_pool_resize(int n) { (void)n; return 0; }
 static int dy_pool_workers(void) { return 0; }
+static int dy_pool_jobs(void) { return 0; }
 static void dy_pool_run(dy_piece_fn fn, void *ctx, int pieces) {
     for (int i = 0; i < pieces; i++) fn(ctx, i);
 }

@@ -44,22 +44,19 @@ _count = os.cpu_count() or 1
 _pool: ThreadPoolExecutor | None = None
 _blas_controllers = None
 _blas_now = 0
-_pool_for = 0       # the count _linalg's pool was last sized for
-_pool_threads = 1
+_linalg.set_threads(_count)
 
 
 def set_num_threads(n: int) -> None:
     """n threads for every kind: OpenMP's team, the batch pool, _linalg's pool and the big
     BLAS products."""
-    global _count, _pool, _pool_for, _pool_threads
+    global _count, _pool
     _count = n
     _fastpath.set_omp_threads(n)
+    _linalg.set_threads(n)
     if _pool is not None:
         _pool.shutdown(wait=True)
         _pool = None
-    if _pool_for:  # _linalg's pool runs (its loops ask it for workers): resize it now
-        _pool_threads = _linalg.set_workers(n - 1) + 1
-        _pool_for = n
     blas(1)
 
 
@@ -70,11 +67,7 @@ def count() -> int:
 def gemm_pool() -> int:
     """The threads that share a matrix product's pieces (this one too): ``_linalg``'s pool
     starts its workers at the first product after a change of the count."""
-    global _pool_for, _pool_threads
-    if _pool_for != _count:
-        _pool_threads = _linalg.set_workers(_count - 1) + 1
-        _pool_for = _count
-    return _pool_threads
+    return _linalg.pool_threads()
 
 
 def blas(n: int) -> None:
@@ -88,6 +81,7 @@ def blas(n: int) -> None:
     for c in _blas_controllers:
         c.set_num_threads(n)
     _blas_now = n
+    _linalg.note_blas(n)
 
 
 def blas_for(macs: int) -> None:
