@@ -5,6 +5,7 @@ NumPy."""
 
 import multiprocessing
 import threading
+import time
 
 import numpy as np
 import pytest
@@ -205,6 +206,32 @@ def test_products_from_several_threads_at_once(two_threads):
         t.join()
     assert errors == []
 
+
+
+def test_threads_that_see_a_new_count_resize_the_pool_once(monkeypatch):
+    """set_workers lets go of the GIL: Python threads that all meet a new count at their first
+    product resize the pool one at a time, and only once (two resizes at once deadlocked
+    test_products_from_several_threads_at_once 1 run in 5)."""
+    calls, real, one_at_a_time = [], _linalg.set_workers, threading.Lock()
+
+    def slow(n):
+        calls.append(n)
+        time.sleep(0.05)  # the GIL is free meanwhile, as in the real one
+        with one_at_a_time:  # (so that a second call fails the test instead of hanging it)
+            return real(n)
+
+    monkeypatch.setattr(_linalg, "set_workers", slow)
+    before = threads.count()
+    threads.set_num_threads(3 if before == 2 else 2)
+    try:
+        ts = [threading.Thread(target=threads.gemm_pool) for _ in range(4)]
+        for t in ts:
+            t.start()
+        for t in ts:
+            t.join()
+        assert calls == [threads.count() - 1] and _linalg.workers() == threads.count() - 1
+    finally:
+        threads.set_num_threads(before)
 
 def _child_product(q):
     rng = np.random.default_rng(4)

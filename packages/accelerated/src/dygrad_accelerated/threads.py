@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import threading
 from concurrent.futures import ThreadPoolExecutor
 
 from . import _fastpath, _linalg
@@ -46,6 +47,7 @@ _blas_controllers = None
 _blas_now = 0
 _pool_for = 0       # the count _linalg's pool was last sized for
 _pool_threads = 1
+_pool_resize = threading.Lock()  # one resize at a time: two at once can deadlock
 
 
 def set_num_threads(n: int) -> None:
@@ -68,8 +70,12 @@ def gemm_pool() -> int:
     starts its workers at the first product after a change of the count."""
     global _pool_for, _pool_threads
     if _pool_for != _count:
-        _pool_threads = _linalg.set_workers(_count - 1) + 1
-        _pool_for = _count
+        # set_workers releases the GIL: Python threads that all see the new count would
+        # resize the pool at once, and one could wait forever for a worker another started
+        with _pool_resize:
+            if _pool_for != _count:
+                _pool_threads = _linalg.set_workers(_count - 1) + 1
+                _pool_for = _count
     return _pool_threads
 
 
