@@ -326,7 +326,8 @@ def test_seed002_build_compatible_model(engine, tmp_path):
     an Executor with SGDOptimizer(1e-3) on 320 digits in batches of 32, its parameters
     fetched from the startup program."""
     _small_mnist(tmp_path, 320)
-    out = run_tutorial("seed002_s7_static_compatible.py", engine, args=("32", "1"),
+    # seeded: the std of the first filter's 500 values is 10% off 1 run in 600 unseeded
+    out = run_tutorial("seed002_s7_static_compatible.py", engine, seed=0, args=("32", "1"),
                        env={"DYGRAD_HOME": str(tmp_path)}, cwd=tmp_path)
     losses = _losses(out, r"^batch \d+ loss ([\d.]+)$")
     assert len(losses) == 10 and abs(losses[0] - np.log(10)) < 0.05, losses

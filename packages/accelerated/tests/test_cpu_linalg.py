@@ -220,6 +220,29 @@ def test_products_from_several_threads_at_once(two_threads):
     assert errors == []
 
 
+
+@needs_blas
+def test_threads_that_see_a_new_count_resize_the_pool_together():
+    """Python threads that meet a new count at their first product all resize the pool
+    (``dy_pool_resize`` lets go of the GIL): the resizes take turns, every thread returns
+    and the pool has count - 1 workers (two resizes at once lost a stop signal and joined a
+    worker forever: test_products_from_several_threads_at_once hung 1 run in 5)."""
+    before = threads.count()
+    try:
+        for count in [2, 3, 1, 3, 2] * 20:
+            threads.set_num_threads(count)
+            _linalg.set_threads(count + 1)  # a count no resize has seen yet
+            ts = [threading.Thread(target=threads.gemm_pool, daemon=True) for _ in range(4)]
+            for t in ts:
+                t.start()
+            for t in ts:
+                t.join(timeout=30)
+            assert not any(t.is_alive() for t in ts), "a resize never returned"
+            assert _linalg.workers() == count
+    finally:
+        threads.set_num_threads(before)
+
+
 def _child_product(q):
     rng = np.random.default_rng(4)
     a, b = rng.standard_normal((64, 200)), rng.standard_normal((200, 256))

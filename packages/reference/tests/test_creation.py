@@ -507,8 +507,12 @@ def test_normal_gradients_reach_tensor_arguments():
     out = paddle.normal(mean, std)
     out.sum().backward()
     np.testing.assert_allclose(mean.grad.numpy(), [1.0, 1.0, 1.0])
-    noise = (out.numpy() - mean.numpy()) / std.numpy()  # d out / d std = the standard draw
-    np.testing.assert_allclose(std.grad.numpy(), noise, rtol=1e-5)
+    m, s, o = (t.numpy().astype(np.float64) for t in (mean, std, out))
+    # d out / d std = the standard draw, which out = mean + std * draw (in float32) gives to
+    # two roundings of float32 numbers of at most |mean| + |out| (a relative tolerance failed
+    # for draws near 0, 1 run in 200)
+    np.testing.assert_array_less(np.abs(std.grad.numpy() - (o - m) / s),
+                                 2 * np.spacing(np.float32(np.abs(m) + np.abs(o))) / s)
 
 
 @pytest.mark.parametrize("call,exc,match", [

@@ -581,7 +581,7 @@ def test_prefetch_keeps_batches_in_flight():
     counter = multiprocessing.Value("i", 0)
     it = iter(DataLoader(Counted(counter), batch_size=1, num_workers=1, prefetch_factor=2))
     next(it)
-    deadline = time.monotonic() + 5
+    deadline = time.monotonic() + 60  # the loop ends once 3 are fetched: a loaded machine waits
     while counter.value < 3 and time.monotonic() < deadline:
         time.sleep(0.01)
     time.sleep(0.2)  # time enough to fetch more, were more asked for

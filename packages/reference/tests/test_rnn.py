@@ -92,6 +92,7 @@ def test_gru_cell_matches_numpy():
 
 @pytest.mark.parametrize("cls,gates", [(nn.SimpleRNNCell, 1), (nn.LSTMCell, 4), (nn.GRUCell, 3)])
 def test_cell_parameters_shapes_and_default_init(cls, gates):
+    paddle.seed(0)  # unseeded, the std of SimpleRNNCell's 16 biases fell below 0.1 1 run in 30
     cell = cls(5, 16)
     assert [n for n, _ in cell.named_parameters()] == ["weight_ih", "weight_hh", "bias_ih",
                                                          "bias_hh"]

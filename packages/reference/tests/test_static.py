@@ -152,6 +152,7 @@ def test_variables_carry_shape_and_dtype(static):
 
 
 def test_clone_for_test_drops_backward_and_updates(static):
+    paddle.seed(0)  # unseeded, dropout dropped all 8 values 1 run in 256, and w did not move
     main, startup = static
     x = paddle.static.data("x", [-1, 3], "float32")
     model = paddle.nn.Linear(3, 2)
