@@ -3,6 +3,7 @@
 share (``dy_pool.h``), each against the reference kernel, and every other product left to
 NumPy."""
 
+import contextlib
 import multiprocessing
 import threading
 
@@ -17,22 +18,28 @@ needs_avx2 = pytest.mark.skipif(not cpu_linalg.have_skinny(),
                                 reason="this CPU or build has no AVX2 and FMA for _linalg")
 
 
+@contextlib.contextmanager
+def _thread_count(n):
+    """n threads meanwhile (n - 1 workers in _linalg's pool, even on one core)."""
+    before = threads.count()
+    threads.set_num_threads(n)
+    try:
+        yield
+    finally:
+        threads.set_num_threads(before)
+
+
 @pytest.fixture
 def one_thread():
-    """One thread for the test (no product shared), the count as it was afterwards."""
-    before = threads.count()
-    threads.set_num_threads(1)
-    yield
-    threads.set_num_threads(before)
+    """One thread for the test: no product shared."""
+    with _thread_count(1):
+        yield
 
 
 @pytest.fixture
 def two_threads():
-    """Two threads for the test (one worker in _linalg's pool, even on one core)."""
-    before = threads.count()
-    threads.set_num_threads(2)
-    yield
-    threads.set_num_threads(before)
+    with _thread_count(2):
+        yield
 
 
 @pytest.fixture
