@@ -239,7 +239,7 @@ def test_threads_that_see_a_new_count_resize_the_pool_together():
         for count in [2, 3, 1, 3, 2] * 20:
             threads.set_num_threads(count)
             _linalg.set_threads(count + 1)  # a count no resize has seen yet
-            ts = [threading.Thread(target=threads.gemm_pool, daemon=True) for _ in range(4)]
+            ts = [threading.Thread(target=_linalg.pool_threads, daemon=True) for _ in range(4)]
             for t in ts:
                 t.start()
             for t in ts:

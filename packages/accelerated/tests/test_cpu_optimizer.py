@@ -73,7 +73,7 @@ def pool(request):
     """_linalg's pool with n - 1 workers, the loops' pieces shared among them."""
     before = threads.count()
     threads.set_num_threads(request.param)
-    threads.gemm_pool()
+    _linalg.pool_threads()
     assert _linalg.workers() == request.param - 1
     yield
     threads.set_num_threads(before)

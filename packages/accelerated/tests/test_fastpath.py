@@ -393,7 +393,7 @@ def test_clear_grads_zeroes_a_big_gradient_with_the_pools_threads(n_threads):
     from dygrad_accelerated import _linalg, threads
     before = threads.count()
     threads.set_num_threads(n_threads)
-    threads.gemm_pool()
+    _linalg.pool_threads()
     try:
         with engine("accelerated"):
             x = leaf(np.linspace(-1, 1, 3 * 17000).reshape(3, 17000))

@@ -80,8 +80,7 @@ def _thin(a, b, m, k, n):
 def _other_product(a, b):
     """a @ b for what ``product`` (``_linalg._gemm``) declines: products with a size of 1
     (``_thin``); BLAS put on one thread first for a product below BLAS_MIN_MACS, then
-    ``_linalg.gemm`` again; else NumPy's, as ``numpy_kernels.matmul`` calls it (np.dot for
-    operands BLAS cannot take as they are: it copies them, where np.matmul loops)"""
+    ``_linalg.gemm`` again; else ``numpy_kernels.matmul``'s"""
     m, k = a.shape
     n = b.shape[1]
     if a.dtype == b.dtype and a.dtype.char in "fd" and b.shape[0] == k and m and n and k:
@@ -90,11 +89,7 @@ def _other_product(a, b):
             return out
     threads.blas_for(m * k * n)
     out = gemm(a, b)
-    if out is not None:
-        return out
-    if k > 1 and a.flags.forc and b.flags.forc:
-        return np.matmul(a, b)
-    return np.dot(a, b)
+    return numpy_kernels.matmul(a, b) if out is None else out
 
 
 configure(SPLIT_MIN_MACS, threads.BLAS_MIN_MACS, PIECES_PER_THREAD, _other_product)

@@ -5,7 +5,7 @@ Four kinds of threads serve the kernels:
 - OpenMP's team, for the ``prange`` loops of the compiled kernels;
 - a pool of Python threads that splits a convolution's or a pooling's batch (``split``):
   each part runs the compiled loops without the GIL and a single-threaded BLAS product;
-- ``_linalg``'s pool of C threads (``dy_pool.h``, ``gemm_pool``), which shares a matrix
+- ``_linalg``'s pool of C threads (``dy_pool.h``, ``_linalg.pool_threads``), which shares a matrix
   product of a quarter million to 16 million multiply-adds: pieces of its output, each a
   single-threaded BLAS call (``cpu_linalg.product``);
 - BLAS's own threads, given only to a matrix product big enough to pay for them (``blas_for``).
@@ -62,12 +62,6 @@ def set_num_threads(n: int) -> None:
 
 def count() -> int:
     return _count
-
-
-def gemm_pool() -> int:
-    """The threads that share a matrix product's pieces (this one too): ``_linalg``'s pool
-    starts its workers at the first product after a change of the count."""
-    return _linalg.pool_threads()
 
 
 def blas(n: int) -> None:
