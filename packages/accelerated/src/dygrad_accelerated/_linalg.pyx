@@ -204,7 +204,7 @@ def set_gemm(size_t sgemm, size_t dgemm, bint ilp64):
     dy_gemm_ilp64 = ilp64
 
 
-# the state the products read, set by ``threads.py``
+# the state the products read: the counts from ``threads.py``, the rest from ``cpu_linalg``
 cdef int _threads = 1         # dygrad.set_num_threads' count
 cdef int _pool_for = 0        # the count the pool was last sized for (0: no worker started)
 cdef bint _blas_one = False   # BLAS is known to run on one thread now
