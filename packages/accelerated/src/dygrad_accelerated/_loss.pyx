@@ -11,6 +11,8 @@ from cython.parallel cimport prange
 from libc.math cimport exp, expf, log
 from libc.stdint cimport int64_t
 
+from ._plain cimport plain
+
 ctypedef fused real:
     float
     double
@@ -193,16 +195,11 @@ def squared_error(const real[::1] x, const real[::1] y):
 
 
 cdef inline int _pair(x, y) noexcept:
-    """The type number of x and y when both are ndarrays (exactly) of one native float32 or
-    float64 type, C-contiguous, aligned and of one size (as ``_nn._plain``); else -1."""
-    if type(x) is not cnp.ndarray or type(y) is not cnp.ndarray:
-        return -1
-    cdef cnp.ndarray a = <cnp.ndarray>x, b = <cnp.ndarray>y
-    cdef int kind = cnp.PyArray_TYPE(a)
-    if ((kind != cnp.NPY_FLOAT and kind != cnp.NPY_DOUBLE) or cnp.PyArray_TYPE(b) != kind
-            or not (cnp.PyArray_ISCARRAY_RO(a) and cnp.PyArray_ISCARRAY_RO(b))
-            or not (cnp.PyArray_ISNOTSWAPPED(a) and cnp.PyArray_ISNOTSWAPPED(b))
-            or cnp.PyArray_SIZE(a) != cnp.PyArray_SIZE(b)):
+    """The type number of x and y when both are arrays ``_plain.plain`` takes, of one type
+    and one size; else -1."""
+    cdef int kind, kind_y
+    if not (plain(x, &kind) and plain(y, &kind_y)) or kind != kind_y or \
+            cnp.PyArray_SIZE(<cnp.ndarray>x) != cnp.PyArray_SIZE(<cnp.ndarray>y):
         return -1
     return kind
 

@@ -10,6 +10,8 @@ from cython.parallel cimport prange
 from libc.math cimport exp, expf, log, logf
 from libc.stdint cimport int64_t
 
+from ._plain cimport plain
+
 ctypedef fused real:
     float
     double
@@ -77,23 +79,12 @@ cdef void _relu_grad(const real* out, const real* g, real* dx, Py_ssize_t n) noe
         dx[j] = v if out[j] > 0 else 0
 
 
-cdef inline bint _plain(x, int* kind) noexcept:
-    """Whether x is an ndarray (exactly) of native float32 or float64, C-contiguous and
-    aligned; its type number in kind."""
-    if type(x) is not cnp.ndarray:
-        return False
-    cdef cnp.ndarray a = <cnp.ndarray>x
-    kind[0] = cnp.PyArray_TYPE(a)
-    return ((kind[0] == cnp.NPY_FLOAT or kind[0] == cnp.NPY_DOUBLE)
-            and cnp.PyArray_ISCARRAY_RO(a) and cnp.PyArray_ISNOTSWAPPED(a))
-
-
 def relu_array(x):
-    """max(x, 0) as a new array of x's shape and dtype, for x as ``_plain`` takes it (one
-    thread, as ``relu_flat``); None for any other x. Without ``relu_flat``'s memoryviews and
-    fused-type dispatch: an activation of a small batch costs little more than its loop."""
+    """max(x, 0) as a new array of x's shape and dtype, for x as ``_plain.plain`` takes it
+    (one thread, as ``relu_flat``); None for any other x. Without ``relu_flat``'s memoryviews
+    and fused-type dispatch: an activation of a small batch costs little more than its loop."""
     cdef int kind
-    if not _plain(x, &kind):
+    if not plain(x, &kind):
         return None
     cdef cnp.ndarray a = <cnp.ndarray>x
     cdef cnp.ndarray out = cnp.PyArray_EMPTY(a.ndim, a.shape, kind, 0)
@@ -108,9 +99,10 @@ def relu_array(x):
 
 def relu_grad_array(out, g):
     """g where out > 0, else 0, as ``relu_grad_flat``, as a new array of g's shape and
-    dtype, for out and g as ``_plain`` takes them, of one dtype and shape; None otherwise."""
+    dtype, for out and g as ``_plain.plain`` takes them, of one dtype and shape; None
+    otherwise."""
     cdef int kind, kind_g
-    if not (_plain(out, &kind) and _plain(g, &kind_g)) or kind != kind_g:
+    if not (plain(out, &kind) and plain(g, &kind_g)) or kind != kind_g:
         return None
     cdef cnp.ndarray o = <cnp.ndarray>out, a = <cnp.ndarray>g
     cdef int j, nd = a.ndim
