@@ -29,6 +29,9 @@ class Engine:
     # Optional compiled equivalents of dispatch/autograd functions ({"apply": fn, ...}),
     # installed while this engine is selected; the pure-Python functions are the meaning.
     fast_paths: Mapping[str, Callable] | None = None
+    # Whether the matmul kernel computes a product over an inner dimension of 1 without
+    # BLAS's packing: static mode's outer-products pass then leaves such products to it.
+    matmul_outer: bool = False
 
     @staticmethod
     def ensure(x):

@@ -19,13 +19,16 @@
   the bias gradient ``sum`` of z_grad over the rows and the weight gradient
   ``matmul(x, z_grad, transpose_x=True)`` (2-D), become one ``fused_linear_activation_grad``
   op (a row of the op table: one pass over z_grad for both, and the weight gradient's GEMM);
+  so do a Linear's without an activation, the bias ``sum`` and the weight ``matmul`` of
+  one output gradient (``activation='none'``, that gradient standing for the output);
 - **bias+activation fusion**: ``matmul`` (x [..., K] by weight [K, N]), then ``add`` of a
   bias [N], then (optionally) ``relu``/``sigmoid``/``tanh``, whose intermediate results
   nothing else reads, become one ``fused_linear_activation`` op (a row of the op table);
 - **outer products**: a 2-D ``matmul`` over an inner dimension of 1 (the input gradient
   of a Linear with one output: ``z_grad [B, 1] @ weight.T``) becomes a broadcasting
   ``multiply`` of a column by a row (a ``reshape`` makes the row of a transposed [N, 1]
-  operand): the same products, rounded once, without BLAS's zero-filled output and packing;
+  operand): the same products, rounded once, without BLAS's zero-filled output and packing
+  (an engine whose matmul does that itself, ``Engine.matmul_outer``, keeps the matmul);
 - **elementwise fusion**: a chain of consecutive elementwise ops, each reading the result
   of the one before, whose intermediate results nothing else reads, runs as one step
   (:class:`FusedChain`: the intermediates are handed from kernel to kernel, never stored);
@@ -176,7 +179,7 @@ def plan(program, fetch_names, sizes=(), eng=None) -> Plan:
     readers = _readers(program, ops, fetched)
     if _PASSES["bias_activation_fusion"]:
         ops = _fuse_bias_activation(ops, readers)
-    if _PASSES["outer_products"] and not control:
+    if _PASSES["outer_products"] and not control and not eng.matmul_outer:
         ops = _outer_products(ops, readers)
     if _PASSES["elementwise_fusion"]:
         ops = _fuse_elementwise(ops, readers)
@@ -340,29 +343,35 @@ def _sink_one(ops, i, readers):
 
 
 def _fuse_linear_grads(ops):
-    """relu_grad + the bias gradient's sum + the weight gradient's matmul ->
-    fused_linear_activation_grad (see the module's docstring)."""
+    """relu_grad + the bias gradient's sum + the weight gradient's matmul, or (no
+    activation) the sum + the matmul -> fused_linear_activation_grad (see the module's
+    docstring)."""
     ops, i = list(ops), 0
     while i < len(ops):
-        if ops[i].type == "relu_grad":
-            found = _linear_grad_at(ops, i)
-            if found is not None:
-                op, j, k = found
-                ops[i] = op
-                for n in sorted((j, k), reverse=True):
-                    del ops[n]
+        op = ops[i]
+        found = None
+        if op.type == "relu_grad":
+            found = _linear_grad_at(ops, i, op.outputs[0], i + 1)
+        elif op.type == "sum" and _sums_rows(op, op.inputs[0]):
+            found = _linear_grad_at(ops, i, op.inputs[0], i)
+        if found is not None:
+            fused, taken = found
+            ops[i] = fused
+            for n in sorted(taken, reverse=True):
+                del ops[n]
         i += 1
     return ops
 
 
-def _linear_grad_at(ops, i):
-    """The fused op for the relu_grad ops[i], and the indices of the sum and the matmul it
-    takes in; else None."""
-    rg = ops[i]
-    out, g = rg.inputs
-    (dz,) = rg.outputs
-    j = k = None
-    for n in range(i + 1, len(ops)):
+def _linear_grad_at(ops, i, dz, start):
+    """The fused op standing at ops[i] (a relu_grad whose output is ``dz``, or the bias
+    gradient's sum of ``dz``, the output gradient of a Linear without an activation) for
+    the sum and the matmul of ``dz`` from ops[start] on; and the indices of the ops it
+    takes in other than i. None when there is no such pair."""
+    relu = ops[i].type == "relu_grad"
+    j = None if relu else i
+    k = None
+    for n in range(start, len(ops)):
         op = ops[n]
         if op.type == "sum" and j is None and op.inputs[0] is dz and _sums_rows(op, dz):
             j = n
@@ -372,6 +381,7 @@ def _linear_grad_at(ops, i):
     if j is None or k is None:
         return None
     x = ops[k].inputs[0]
+    out, g = ops[i].inputs if relu else (dz, dz)  # 'none' reads no output: g stands in
     if len(x.shape) != 2 or x.dtype.kind != "f" or not x.dtype == out.dtype == g.dtype \
             == dz.dtype or not _static(x, dz):
         return None
@@ -383,9 +393,14 @@ def _linear_grad_at(ops, i):
         if n not in (j, k) and (x.name in written or not moved.isdisjoint(
                 written | {d.name for d in ops[n].input_descs()})):
             return None
+    if relu:
+        z_grad = dz
+    else:  # the row's third output, which nothing reads (the kernel hands back g itself)
+        z_grad = VarDesc(dz.block, f"{dz.name}@Z", dz.shape, dz.dtype)
     op = OpDesc(TABLE["fused_linear_activation_grad"], [x, out, g],
-                [ops[k].outputs[0], ops[j].outputs[0], dz], {"activation": "relu"}, rg.role)
-    return op, j, k
+                [ops[k].outputs[0], ops[j].outputs[0], z_grad],
+                {"activation": "relu" if relu else "none"}, ops[i].role)
+    return op, [n for n in (j, k) if n != i]
 
 
 def _sums_rows(op, dz):
