@@ -544,6 +544,29 @@ def test_layer_list_edits():
 # create_parameter and ParamAttr
 # ---------------------------------------------------------------------------
 
+def test_paddle_create_parameter_makes_a_trainable_parameter_named_as_paddle_does():
+    """paddle.create_parameter (also paddle.static's) in dygraph mode: names
+    'create_parameter_<n>.w_0'/'.b_0' as Paddle 3.3.1 prints them, Xavier or zeros, and
+    the parameter trains."""
+    w = paddle.create_parameter([4, 3], "float32")
+    b = paddle.create_parameter([3], "float32", is_bias=True)
+    k = int(re.match(r"create_parameter_(\d+)\.w_0$", w.name).group(1))
+    assert b.name == f"create_parameter_{k + 1}.b_0"
+    assert paddle.create_parameter([2], "float64", name="foo").name == "foo"
+    assert isinstance(w, paddle.Parameter) and not w.stop_gradient and w.trainable
+    assert b.numpy().tolist() == [0, 0, 0] and np.abs(w.numpy()).max() <= np.sqrt(6 / 7)
+    x = paddle.ones([2, 4])
+    opt = paddle.optimizer.SGD(learning_rate=0.1, parameters=[w, b])
+    before = w.numpy().copy()
+    (paddle.matmul(x, w) + b).sum().backward()
+    opt.step()
+    np.testing.assert_allclose(w.numpy(), before - 0.1 * 2, rtol=1e-6)
+    np.testing.assert_allclose(b.numpy(), [-0.2] * 3, rtol=1e-6)
+    with pytest.raises(TypeError, match="dtype int32 has no default initializer"):
+        paddle.create_parameter([2], "int32")
+    assert paddle.static.create_parameter is paddle.create_parameter
+
+
 def test_create_parameter_applies_param_attr():
     m = nn.Layer()
     reg = paddle.regularizer.L2Decay(0.01)  # kept on the parameter for the optimizer

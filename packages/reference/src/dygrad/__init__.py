@@ -33,7 +33,7 @@ from .framework import get_flags, load, save, set_flags
 from .hapi import *  # noqa: F401,F403  (Model, summary, flops)
 from .hapi import __all__ as _hapi_all
 from .nn.param_attr import ParamAttr
-from .static import disable_static, enable_static, in_dynamic_mode
+from .static import create_parameter, disable_static, enable_static, in_dynamic_mode
 
 dtype = _dtype_mod.DType
 
@@ -45,4 +45,4 @@ __all__ = ["__version__", "Tensor", "Parameter", "is_tensor", "no_grad", "enable
            "get_default_dtype", "grad", "bool", "uint8", "int8", "int16", "int32", "int64",
            "float16", "float32", "float64", "complex64", "complex128", "dtype",
            "save", "load", "set_flags", "get_flags", "ParamAttr", "batch", "enable_static",
-           "disable_static", "in_dynamic_mode", "DataParallel", *_hapi_all, *_tensor_all]
+           "disable_static", "in_dynamic_mode", "create_parameter", "DataParallel", *_hapi_all, *_tensor_all]

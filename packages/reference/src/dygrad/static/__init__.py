@@ -61,10 +61,11 @@ def create_global_var(shape, value, dtype, persistable=False, force_cpu=False, n
 
 def create_parameter(shape, dtype, name=None, attr=None, is_bias=False,
                      default_initializer=None):
-    """A parameter of the main program, initialized by the startup program (as a Layer's
-    ``create_parameter``)."""
+    """A new Parameter, as a Layer's ``create_parameter`` makes it (in static mode a
+    parameter of the main program, initialized by the startup program). Unnamed, it is
+    called 'create_parameter_<n>.w_0' ('b_0' for a bias), as in Paddle."""
     from ..nn.layer import Layer
-    holder = Layer()
+    holder = Layer(name_scope="create_parameter")
     p = holder.create_parameter(shape, attr if attr is not None else name, dtype, is_bias,
                                 default_initializer)
     return p
