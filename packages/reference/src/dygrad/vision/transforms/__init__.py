@@ -1,20 +1,54 @@
 """paddle.vision.transforms: image preprocessing, as objects and as functions."""
 
 from . import functional
-from .functional import center_crop, crop, hflip, normalize, pad, resize, to_tensor
+from .functional import (
+    adjust_brightness,
+    adjust_contrast,
+    adjust_hue,
+    affine,
+    center_crop,
+    crop,
+    erase,
+    hflip,
+    normalize,
+    pad,
+    perspective,
+    resize,
+    rotate,
+    to_grayscale,
+    to_tensor,
+    vflip,
+)
 from .transforms import (
     BaseTransform,
+    BrightnessTransform,
     CenterCrop,
+    ColorJitter,
     Compose,
+    ContrastTransform,
+    Grayscale,
+    HueTransform,
     Normalize,
     Pad,
+    RandomAffine,
     RandomCrop,
+    RandomErasing,
     RandomHorizontalFlip,
+    RandomPerspective,
+    RandomResizedCrop,
+    RandomRotation,
+    RandomVerticalFlip,
     Resize,
+    SaturationTransform,
     ToTensor,
     Transpose,
 )
 
-__all__ = ["functional", "BaseTransform", "Compose", "ToTensor", "Normalize", "Resize",
-           "CenterCrop", "RandomCrop", "RandomHorizontalFlip", "Pad", "Transpose", "to_tensor",
-           "normalize", "resize", "pad", "crop", "center_crop", "hflip"]
+__all__ = ["functional", "BaseTransform", "Compose", "Resize", "RandomResizedCrop", "CenterCrop",
+           "RandomHorizontalFlip", "RandomVerticalFlip", "Transpose", "Normalize",
+           "BrightnessTransform", "SaturationTransform", "ContrastTransform", "HueTransform",
+           "ColorJitter", "RandomCrop", "Pad", "RandomAffine", "RandomRotation",
+           "RandomPerspective", "Grayscale", "ToTensor", "RandomErasing", "to_tensor", "hflip",
+           "vflip", "resize", "pad", "affine", "rotate", "perspective", "to_grayscale", "crop",
+           "center_crop", "adjust_brightness", "adjust_contrast", "adjust_hue", "normalize",
+           "erase"]
