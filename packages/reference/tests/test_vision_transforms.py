@@ -563,6 +563,11 @@ def test_random_erasing_box_and_values():
     assert (array == 128).all()
     gray = T.RandomErasing(prob=1.0, value=3)(np.zeros((20, 30), np.uint8))
     assert gray.shape == (20, 30) and 0.02 * 600 <= (gray == 3).sum() <= 0.33 * 600 + 50
+    for img in (np.zeros((20, 30)), paddle.zeros([20, 30]), paddle.zeros([2, 3, 20, 30])):
+        out = noisy(img)
+        box = noisy.params[2] * noisy.params[3]
+        erased = np.asarray(out.numpy() if isinstance(out, paddle.Tensor) else out) != 0
+        assert erased.sum() == box * (1 if img.ndim == 2 else 6)
 
 
 def test_random_erasing_errors():

@@ -387,8 +387,9 @@ def to_grayscale(img, num_output_channels=1):
 
 def _sample(array, is_tensor, x, y, interpolation, fill, api):
     """The image sampled at pixel coordinates ``x``, ``y`` (arrays of the output's [H, W];
-    pixel centres at integers), 'nearest' or 'bilinear'. Places outside the image take
-    ``fill``; bilinear samples near the border mix with it by the weight that falls outside."""
+    pixel centres at integers), 'nearest' or 'bilinear' with zeros outside the image. As in
+    Paddle, with ``inside`` the sample of an all-ones image, the result is
+    ``sample * inside + (1 - inside) * fill``: ``fill`` wherever the image is not."""
     if interpolation not in _INTERPOLATIONS:
         raise ValueError(f"{api}: interpolation should be one of {list(_INTERPOLATIONS)} (the "
                          f"NumPy implementations dygrad has), got {interpolation!r}")
@@ -415,10 +416,9 @@ def _sample(array, is_tensor, x, y, interpolation, fill, api):
     return _rounded(out * inside + (1 - inside) * fill, array.dtype)
 
 
-def _warp_affine(img, inverse, size, interpolation, fill, api):
+def _warp_affine(array, is_tensor, inverse, size, interpolation, fill, api):
     """Apply the 2x3 matrix ``inverse`` (output -> input, both measured from the image centre
     with pixel centres at half-integers) to produce an image of ``size`` = (height, width)."""
-    array, is_tensor = _pixels(img, api)
     h, w = _size_of(array, is_tensor)
     oh, ow = size
     xs = np.arange(ow) + 0.5 - ow / 2
@@ -449,6 +449,8 @@ def rotate(img, angle, interpolation="nearest", expand=False, center=None, fill=
     """The image rotated by ``angle`` degrees counter-clockwise about ``center`` ((x, y) from
     the top-left corner; default the image centre). ``expand`` makes the output large enough
     for the whole rotated image; ``fill`` (a number or one per channel) fills the corners."""
+    if not isinstance(angle, numbers.Real):
+        raise TypeError(f"rotate: angle should be a number, got {angle!r}")
     array, is_tensor = _pixels(img, "rotate")
     h, w = _size_of(array, is_tensor)
     theta = np.radians(angle)
@@ -461,7 +463,7 @@ def rotate(img, angle, interpolation="nearest", expand=False, center=None, fill=
         reach = corners @ inverse.T
         ow, oh = (np.ceil(reach.max(axis=0)) - np.floor(reach.min(axis=0))).astype(int)
         size = (int(oh), int(ow))
-    return _warp_affine(img, inverse, size, interpolation, fill, "rotate")
+    return _warp_affine(array, is_tensor, inverse, size, interpolation, fill, "rotate")
 
 
 def _affine_inverse(angle, translate, scale, shear, center):
@@ -490,14 +492,14 @@ def affine(img, angle, translate, scale, shear, interpolation="nearest", fill=0,
     if isinstance(shear, numbers.Real):
         shear = (shear, 0.0)
     elif isinstance(shear, (list, tuple)) and len(shear) in (1, 2):
-        shear = tuple(shear) * (3 - len(shear))
+        shear = (shear[0], shear[0]) if len(shear) == 1 else tuple(shear)
     else:
         raise TypeError(f"affine: shear should be a number or 1 or 2 numbers, got {shear!r}")
     array, is_tensor = _pixels(img, "affine")
     h, w = _size_of(array, is_tensor)
     inverse = _affine_inverse(angle, np.asarray(translate, dtype=np.float64), scale,
-                              shear[:2], _centred(center, w, h, "affine"))
-    return _warp_affine(img, inverse, (h, w), interpolation, fill, "affine")
+                              shear, _centred(center, w, h, "affine"))
+    return _warp_affine(array, is_tensor, inverse, (h, w), interpolation, fill, "affine")
 
 
 def _perspective_coefficients(startpoints, endpoints):

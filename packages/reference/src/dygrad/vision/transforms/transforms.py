@@ -154,6 +154,14 @@ def _image_size(img):
     return np.asarray(img).shape[:2]
 
 
+def _image_channels(img):
+    """The number of channels of an HWC array, a CHW Tensor or a PIL image (1 for [H, W])."""
+    shape = img.shape if isinstance(img, Tensor) else np.shape(np.asarray(img))
+    if len(shape) == 2:
+        return 1
+    return shape[-3] if isinstance(img, Tensor) else shape[2]
+
+
 class RandomCrop(BaseTransform):
     """A ``size`` ((height, width) or int) crop at a random place.
 
@@ -190,21 +198,27 @@ class RandomCrop(BaseTransform):
         return F.crop(img, top, left, th, tw)
 
 
-class RandomHorizontalFlip(BaseTransform):
-    """Mirror the image left to right with probability ``prob`` (one draw per call, shared by
-    every key of a tuple input)."""
+class _RandomFlip(BaseTransform):
+    """Flip with probability ``prob`` (one draw per call, shared by every key of a tuple input)."""
 
     def __init__(self, prob=0.5, keys=None):
         super().__init__(keys)
         if not 0 <= prob <= 1:
-            raise ValueError(f"RandomHorizontalFlip: prob must be between 0 and 1, got {prob}")
+            raise ValueError(f"{type(self).__name__}: prob must be between 0 and 1, got {prob}")
         self.prob = prob
 
     def _get_params(self, inputs):
         return current().generator.random() < self.prob
 
     def _apply_image(self, img):
-        return F.hflip(img) if self.params else img
+        return self._flip(img) if self.params else img
+
+
+class RandomHorizontalFlip(_RandomFlip):
+    """Mirror the image left to right with probability ``prob`` (one draw per call, shared by
+    every key of a tuple input)."""
+
+    _flip = staticmethod(F.hflip)
 
 
 class Transpose(BaseTransform):
@@ -224,21 +238,11 @@ class Transpose(BaseTransform):
         return img.transpose(self.order)
 
 
-class RandomVerticalFlip(BaseTransform):
+class RandomVerticalFlip(_RandomFlip):
     """Mirror the image top to bottom with probability ``prob`` (one draw per call, shared by
     every key of a tuple input)."""
 
-    def __init__(self, prob=0.5, keys=None):
-        super().__init__(keys)
-        if not 0 <= prob <= 1:
-            raise ValueError(f"RandomVerticalFlip: prob must be between 0 and 1, got {prob}")
-        self.prob = prob
-
-    def _get_params(self, inputs):
-        return current().generator.random() < self.prob
-
-    def _apply_image(self, img):
-        return F.vflip(img) if self.params else img
+    _flip = staticmethod(F.vflip)
 
 
 def _min_max(pair, name, api):
@@ -541,18 +545,15 @@ class RandomErasing(BaseTransform):
         rng = current().generator
         if rng.random() >= self.prob:
             return None
-        img = inputs[0]
-        h, w = _image_size(img)
-        shape = img.shape if isinstance(img, Tensor) else np.shape(np.asarray(img))
-        channels = shape[-3] if isinstance(img, Tensor) else (shape[2] if len(shape) == 3 else 1)
+        h, w = _image_size(inputs[0])
         log_ratio = np.log(self.ratio)
         for _ in range(10):
             area = rng.uniform(*self.scale) * h * w
             aspect = math.exp(rng.uniform(*log_ratio))
             eh, ew = round(math.sqrt(area * aspect)), round(math.sqrt(area / aspect))
             if eh < h and ew < w:
-                noise = (rng.standard_normal((channels, eh, ew)) if self.value == "random"
-                         else None)
+                noise = (rng.standard_normal((_image_channels(inputs[0]), eh, ew))
+                         if self.value == "random" else None)
                 return int(rng.integers(0, h - eh + 1)), int(rng.integers(0, w - ew + 1)), eh, ew, noise
         return None
 
@@ -564,7 +565,7 @@ class RandomErasing(BaseTransform):
         if noise is None:
             v = np.ravel(self.value).reshape((-1, 1, 1) if is_tensor else (-1,))
         elif is_tensor:
-            v = noise
+            v = noise if img.ndim >= 3 else noise[0]
         else:
             v = noise.transpose(1, 2, 0) * 255
             v = v if np.ndim(img) == 3 else v[:, :, 0]
