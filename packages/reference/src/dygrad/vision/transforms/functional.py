@@ -5,6 +5,11 @@ Tensor of shape [C, H, W] or [N, C, H, W] (CHW, as networks take it), or a PIL i
 a NumPy array). NumPy in, NumPy out; Tensor in, new Tensor out. Transforms prepare data: they
 run in NumPy and record no gradient. Resizing is implemented here in NumPy (no OpenCV or
 Pillow) with the sampling OpenCV and ``paddle.nn.functional.interpolate`` use.
+
+Every kind of image gets one behaviour, the one Paddle gives Tensors and Pillow images (its
+OpenCV path for arrays differs): colour adjustments blend as Pillow does (integer results
+truncated), rotate/affine/perspective place pixel centres at half-integers and turn about
+the true image centre, as Paddle's Tensor path (``grid_sample``) does.
 """
 
 from __future__ import annotations
