@@ -333,6 +333,8 @@ def test_median_paddle_rules():
     assert np.isnan(paddle.median(T([1.0, np.nan, 0.0])).numpy())
     np.testing.assert_array_equal(paddle.median(T([[1.0, np.nan], [1.0, 2.0]]), axis=1).numpy(),
                                   [np.nan, 1.5])
+    assert np.isnan(paddle.median(paddle.zeros([0])).numpy())
+    assert np.isnan(paddle.median(paddle.zeros([2, 0]), axis=1).numpy()).tolist() == [True, True]
     x = T(np.array([[3.0, 1.0, 3.0, 2.0, 1.0, 6.0]]))
     x.stop_gradient = False
     paddle.median(x).backward()
@@ -451,3 +453,20 @@ def test_crop_gradient_and_errors():
         with pytest.raises(exc, match=match):
             paddle.crop(x, **kwargs)
     assert not hasattr(paddle.Tensor, "crop") and not hasattr(paddle.Tensor, "meshgrid")
+
+
+def test_static_mode_runs_the_composites_and_data_sized_outputs(static):
+    main, startup = static
+    x = paddle.static.data("x", [3, 4], "float32")
+    i = paddle.static.data("i", [6], "int64")
+    outs = [paddle.diagonal(x, 1), paddle.kthvalue(x, 2)[1], paddle.median(x, axis=1),
+            paddle.tensordot(x, x, [[1], [1]]), paddle.bincount(i, paddle.ones([6])),
+            paddle.unique_consecutive(i, return_counts=True)[1]]
+    exe = paddle.static.Executor()
+    exe.run(startup)
+    a, b = np.arange(12, dtype=np.float32).reshape(3, 4), np.array([1, 1, 2, 0, 0, 5])
+    got = exe.run(main, feed={"x": a, "i": b}, fetch_list=outs)
+    expected = [np.diagonal(a, 1), np.ones(3), np.median(a, axis=1), a @ a.T,
+                np.bincount(b, np.ones(6)), [2, 1, 2, 1]]
+    for g, e in zip(got, expected):
+        np.testing.assert_allclose(np.asarray(g), e)

@@ -169,7 +169,7 @@ def bincount(x, weights=None, minlength=0, name=None):
                          f"{x.shape}")
     if weights._data.dtype.kind != "f":
         weights = ops.cast(weights, dtype=np.dtype(np.float64))
-    zeros = ops.full(shape=tuple(counts.shape), fill_value=0, dtype=weights._data.dtype)
+    zeros = ops.full_like(counts, fill_value=0, dtype=weights._data.dtype)
     return ops.scatter_nd_add(zeros, ops.reshape(x, shape=(x.size, 1)), weights)
 
 

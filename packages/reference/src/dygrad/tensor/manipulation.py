@@ -599,16 +599,17 @@ def unique_consecutive(x, return_inverse=False, return_counts=False, axis=None, 
     else:
         starts = ops.reshape(ops.nonzero(starts_run), shape=(-1,))
         out = ops.index_select(x, starts, axis=axis)
+    if not (return_inverse or return_counts):
+        return out
+    int64 = np.dtype(np.int64)
+    run = ops.subtract(ops.cumsum(ops.cast(starts_run, dtype=int64), axis=0),
+                       Tensor._wrap(np.ones((), int64)))  # the run each element belongs to
     extra = []
     if return_inverse:
-        runs = ops.cumsum(ops.cast(starts_run, dtype=index_dtype), axis=0)
-        extra.append(ops.subtract(runs, Tensor._wrap(np.ones((), index_dtype))))
+        extra.append(ops.cast(run, dtype=index_dtype))
     if return_counts:
-        starts = ops.reshape(ops.nonzero(starts_run), shape=(-1,))
-        ends = ops.concat([ops.slice(starts, axes=(0,), starts=(1,), ends=(n,)),
-                           Tensor._wrap(np.array([n], np.int64))], axis=0)
-        extra.append(ops.cast(ops.subtract(ends, starts), dtype=index_dtype))
-    return (out, *extra) if extra else out
+        extra.append(ops.cast(ops.bincount(run, minlength=0), dtype=index_dtype))
+    return (out, *extra)
 
 
 def crop(x, shape=None, offsets=None, name=None):

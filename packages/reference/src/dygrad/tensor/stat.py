@@ -63,9 +63,10 @@ def median(x, axis=None, keepdim=False, mode="avg", name=None):
         return ops.reshape(values, shape=(1,) * x.ndim) if keepdim else values
     ordered = ops.sort(values, axis=ax, descending=False)
     middle = ops.slice(ordered, axes=(ax,), starts=((n - 1) // 2,), ends=(n // 2 + 1,))
-    out = ops.mean(middle, axis=ax, keepdim=True)
-    largest = ops.slice(ordered, axes=(ax,), starts=(n - 1,), ends=(n,))
-    out = ops.where(ops.isnan(largest), largest, out)  # NaN sorts last: any NaN gives NaN
+    out = ops.mean(middle, axis=ax, keepdim=True)  # NaN over no elements
+    if n:
+        largest = ops.slice(ordered, axes=(ax,), starts=(n - 1,), ends=(n,))
+        out = ops.where(ops.isnan(largest), largest, out)  # NaN sorts last: any NaN gives NaN
     if flat:
         return ops.reshape(out, shape=(1,) * x.ndim if keepdim else ())
     return out if keepdim else ops.squeeze(out, axis=(ax,))
