@@ -192,15 +192,14 @@ def test_rot90_errors(x, axes, match):
 # tensordot, inner, mv
 # ---------------------------------------------------------------------------
 
-@pytest.mark.parametrize("axes, np_axes", [
-    (2, 2), (0, 0), (1, ([2], [0])), ([[1, 2], [0, 1]], ([1, 2], [0, 1])),
-    ([[1], [0]], ([1], [0])), ([[2, 1], [1, 0]], ([2, 1], [1, 0])), ([], 0), ([[]], 0),
-    ([1], ([1], [1])), ([[2], [1]], ([2], [1])), ([[1, 2], [0]], ([1, 2], [0, 2]))])
-def test_tensordot_matches_numpy(axes, np_axes):
-    a = rand(2, 3, 4)
-    b = rand(3, 4, 4) if axes != 1 and axes != [1] else rand(4, 3, 5)
-    if axes == [1]:
-        b = rand(3, 3, 5)
+@pytest.mark.parametrize("axes, np_axes, y_shape", [
+    (2, 2, (3, 4, 4)), (0, 0, (3, 4, 4)), (1, ([2], [0]), (4, 3, 5)),
+    ([[1, 2], [0, 1]], ([1, 2], [0, 1]), (3, 4, 4)), ([[1], [0]], ([1], [0]), (3, 4, 4)),
+    ([[2, 1], [1, 0]], ([2, 1], [1, 0]), (3, 4, 4)), ([], 0, (3, 4)), ([[]], 0, (3, 4)),
+    ([1], ([1], [1]), (3, 3, 5)), ([[2], [1]], ([2], [1]), (3, 4, 4)),
+    ([[1, 2], [0]], ([1, 2], [0, 2]), (3, 4, 4))])  # the shorter list completed from the longer
+def test_tensordot_matches_numpy(axes, np_axes, y_shape):
+    a, b = rand(2, 3, 4), rand(*y_shape)
     np.testing.assert_allclose(paddle.tensordot(T(a), T(b), axes).numpy(),
                                np.tensordot(a, b, np_axes), rtol=1e-12)
 
@@ -452,6 +451,12 @@ def test_crop_gradient_and_errors():
             ({"shape": T([2.0, 2.0])}, TypeError, "crop: shape must hold ints")]:
         with pytest.raises(exc, match=match):
             paddle.crop(x, **kwargs)
+
+
+def test_tensor_methods_as_in_paddle():
+    for name in ("diagonal", "trace", "rot90", "tensordot", "inner", "mv", "kthvalue", "mode",
+                 "median", "diagflat", "diag_embed", "bincount", "unique_consecutive"):
+        assert getattr(paddle.Tensor, name) is getattr(paddle, name)
     assert not hasattr(paddle.Tensor, "crop") and not hasattr(paddle.Tensor, "meshgrid")
 
 
