@@ -192,13 +192,12 @@ def mode(x, axis=-1, keepdim=False):
     s = np.take_along_axis(np.moveaxis(x, axis, -1), order, axis=-1)
     n = s.shape[-1]
     pos = np.arange(n)
-    first = np.ones(s.shape, bool)
+    first = np.ones(s.shape, bool)  # where each run of equal values starts
     first[..., 1:] = s[..., 1:] != s[..., :-1]
-    last = np.ones(s.shape, bool)
-    last[..., :-1] = first[..., 1:]
-    start = np.maximum.accumulate(np.where(first, pos, 0), axis=-1)
-    end = np.flip(np.minimum.accumulate(np.flip(np.where(last, pos, n), -1), axis=-1), -1)
-    best = np.take_along_axis(end, np.argmax(end - start, axis=-1)[..., None], axis=-1)
+    marks = np.where(first, pos, n)
+    starts = np.take_along_axis(marks, np.argsort(marks, axis=-1, kind="stable"), axis=-1)
+    start = np.take_along_axis(starts, np.cumsum(first, axis=-1) - 1, axis=-1)
+    best = np.argmax(pos - start, axis=-1)[..., None]  # the end of the first longest run
     values = np.moveaxis(np.take_along_axis(s, best, axis=-1), -1, axis)
     indices = np.moveaxis(np.take_along_axis(order, best, axis=-1), -1, axis).astype(np.int64)
     if not keepdim:
