@@ -315,6 +315,43 @@ def _topk_errors(rng):
     yield ErrorInput(_s(x, k=1, axis=2), ValueError, "topk: axis 2 is out of range")
 
 
+def _mode_ref(x, axis=-1, keepdim=False):
+    if x.ndim == 0:
+        return x.copy(), np.zeros((), np.int64)
+
+    def row_mode(row):  # the smallest of the most frequent values, its last position
+        values, counts = np.unique(row, return_counts=True)
+        value = values[np.argmax(counts)]
+        return value, np.flatnonzero(row == value)[-1]
+    rows = np.moveaxis(x, axis, -1)
+    flat = rows.reshape(-1, rows.shape[-1])
+    found = [row_mode(r) for r in flat]
+    values = np.array([v for v, _ in found], x.dtype).reshape(rows.shape[:-1])
+    indices = np.array([i for _, i in found], np.int64).reshape(rows.shape[:-1])
+    if keepdim:
+        values, indices = np.expand_dims(values, axis), np.expand_dims(indices, axis)
+    return values, indices
+
+
+def _mode_samples(dtype, rng):
+    yield _s(make((3, 5), dtype, rng, -100, 100), desc="distinct, last axis")
+    yield _s(make((4, 3), dtype, rng, -100, 100), axis=0, keepdim=True, desc="axis 0 keepdim")
+    yield _s(make((2, 3, 4), dtype, rng, -100, 100), axis=-2, desc="axis -2")
+    yield _s(make((), dtype, rng), desc="0-D")
+    yield _s(make((1, 4), dtype, rng, -100, 100), axis=0, desc="size-1 axis")
+    yield _s(make((0, 3), dtype, rng), axis=1, desc="size-0 kept")
+    ties = np.floor(make((4, 9), np.float64, rng, -2, 2)).astype(dtype)
+    yield _s(ties, desc="repeated values", grad=False)
+    yield _s(ties, axis=0, keepdim=True, desc="repeated values, axis 0", grad=False)
+    yield _s(np.array([1, 2, 2, 1, 3], dtype), desc="equal counts: the smaller", grad=False)
+
+
+def _mode_errors(rng):
+    yield ErrorInput(_s(make((3, 4), F, rng), axis=2), ValueError, "mode: axis 2 is out of range")
+    yield ErrorInput(_s(make((3, 0), F, rng)), ValueError, "mode: axis -1 of x .* no elements")
+    yield ErrorInput(_s(make((3,), np.bool_, rng)), TypeError, "mode: x has dtype bool")
+
+
 # ---------------------------------------------------------------------------
 # unique, nonzero, searchsorted
 # ---------------------------------------------------------------------------
@@ -339,6 +376,30 @@ def _unique_errors(rng):
     yield ErrorInput(_s(make((3,), F, rng), dtype=np.dtype(np.float32)), TypeError,
                      "unique: dtype must be int32 or int64")
     yield ErrorInput(_s(make((2, 3), F, rng), axis=2), ValueError, "unique: axis 2 is out of range")
+
+
+def _bincount_ref(x, minlength=0):
+    size = max(int(x.max()) + 1 if x.size else 0, minlength)
+    return np.array([np.count_nonzero(x == v) for v in range(size)], np.int64)
+
+
+def _bincount_samples(dtype, rng):
+    yield _s(make((20,), dtype, rng, 0, 6), desc="1-D")
+    yield _s(make((7,), dtype, rng, 0, 3), minlength=10, desc="minlength beyond max")
+    yield _s(make((9,), dtype, rng, 0, 8), minlength=2, desc="minlength below max")
+    yield _s(np.zeros((0,), dtype), desc="empty")
+    yield _s(np.zeros((0,), dtype), minlength=3, desc="empty, minlength")
+    yield _s(np.array([4], dtype), desc="one element")
+
+
+def _bincount_errors(rng):
+    yield ErrorInput(_s(make((3,), F, rng)), TypeError, "bincount: x must be an int32 or int64")
+    yield ErrorInput(_s(make((2, 3), np.int64, rng, 0, 3)), ValueError,
+                     r"bincount: x must be 1-D, got shape \[2, 3\]")
+    yield ErrorInput(_s(np.array([1, 2]), minlength=-1), ValueError,
+                     "bincount: minlength must be >= 0")
+    yield ErrorInput(_s(np.array([1, -2])), ValueError,
+                     "bincount: the elements of x must be non-negative")
 
 
 def _nonzero_ref(x):
@@ -469,6 +530,9 @@ OPS = [
            errors=_sort_errors("argsort")),
     OpInfo("topk", _topk_ref, _topk_samples, dtypes=ALL_NUMERIC, gradgrad=True,
            errors=_topk_errors),
+    OpInfo("mode", _mode_ref, _mode_samples, dtypes=ALL_NUMERIC, gradgrad=True,
+           errors=_mode_errors),
+    OpInfo("bincount", _bincount_ref, _bincount_samples, dtypes=INTS, errors=_bincount_errors),
     OpInfo("unique", _unique_ref, _unique_samples, dtypes=ALL_NUMERIC + BOOL, errors=_unique_errors),
     OpInfo("nonzero", _nonzero_ref, _nonzero_samples, dtypes=ALL_NUMERIC + BOOL,
            errors=_nonzero_errors),

@@ -181,6 +181,40 @@ def topk(x, k=1, axis=-1, largest=True):
 
 
 @kernel
+def mode(x, axis=-1, keepdim=False):
+    """the most frequent value along axis (the smallest of equally frequent ones) and the
+    index of its last occurrence: the longest run of equal values in a stable sort"""
+    _validate("mode", x, axis=axis, keepdim=keepdim)
+    if x.ndim == 0:
+        return x.copy(), np.zeros((), np.int64)
+    axis = single_axis("mode", x.ndim, axis)
+    order = np.moveaxis(np.argsort(x, axis=axis, kind="stable"), axis, -1)
+    s = np.take_along_axis(np.moveaxis(x, axis, -1), order, axis=-1)
+    n = s.shape[-1]
+    pos = np.arange(n)
+    first = np.ones(s.shape, bool)  # where each run of equal values starts
+    first[..., 1:] = s[..., 1:] != s[..., :-1]
+    marks = np.where(first, pos, n)
+    starts = np.take_along_axis(marks, np.argsort(marks, axis=-1, kind="stable"), axis=-1)
+    start = np.take_along_axis(starts, np.cumsum(first, axis=-1) - 1, axis=-1)
+    best = np.argmax(pos - start, axis=-1)[..., None]  # the end of the first longest run
+    values = np.moveaxis(np.take_along_axis(s, best, axis=-1), -1, axis)
+    indices = np.moveaxis(np.take_along_axis(order, best, axis=-1), -1, axis).astype(np.int64)
+    if not keepdim:
+        values, indices = np.squeeze(values, axis), np.squeeze(indices, axis)
+    return values, indices
+
+
+@kernel
+def bincount(x, minlength=0):
+    """int64 counts of each value 0, 1, ... in the non-negative 1-D x"""
+    _validate("bincount", x, minlength=minlength)
+    if x.size and x.min() < 0:
+        raise ValueError(f"bincount: the elements of x must be non-negative, got {x.min()}")
+    return np.bincount(x, minlength=minlength).astype(np.int64)
+
+
+@kernel
 def unique(x, axis=None, dtype=np.dtype(np.int64)):
     """sorted distinct elements (slices along axis), first indices, inverse, counts"""
     _validate("unique", x, axis=axis, dtype=dtype)

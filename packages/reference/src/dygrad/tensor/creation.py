@@ -20,7 +20,7 @@ from .._core.tensor import Tensor
 
 __all__ = ["to_tensor", "zeros", "ones", "full", "empty", "zeros_like", "ones_like",
            "full_like", "empty_like", "arange", "linspace", "eye", "assign", "clone",
-           "set_printoptions"]
+           "set_printoptions", "meshgrid"]
 METHODS = ["clone", "zero_", "fill_"]
 
 
@@ -263,3 +263,41 @@ def zero_(x):
     """Set every element of ``x`` to 0 in place; returns ``x``."""
     return _write(x, ops.full(shape=tuple(x._data.shape), fill_value=0, dtype=x._data.dtype),
                   "zero_")
+
+
+# ---------------------------------------------------------------------------
+# grids
+# ---------------------------------------------------------------------------
+
+def meshgrid(*args, **kwargs):
+    """Coordinate grids from 0-D or 1-D tensors of one dtype (given one by one or as one
+    list/tuple): output i holds input i's values along axis i, broadcast to shape
+    [len(t) for t in args] ('ij' indexing; with indexing='xy' the first two axes are
+    swapped). Returns a list of Tensors."""
+    indexing = kwargs.pop("indexing", "ij")
+    kwargs.pop("name", None)
+    if kwargs:
+        raise TypeError(f"meshgrid: unexpected keyword arguments {sorted(kwargs)}")
+    if indexing not in ("ij", "xy"):
+        raise ValueError(f"meshgrid: indexing must be 'ij' or 'xy', got {indexing!r}")
+    if len(args) == 1 and isinstance(args[0], (list, tuple)):
+        args = tuple(args[0])
+    if not args:
+        raise ValueError("meshgrid: expected at least one Tensor, got none")
+    for i, t in enumerate(args):
+        if not isinstance(t, Tensor):
+            raise TypeError(f"meshgrid: input {i} must be a Tensor, got {type(t).__name__}")
+        if t.ndim > 1:
+            raise ValueError(f"meshgrid: input {i} must be 0-D or 1-D, got shape {t.shape}")
+        if t._data.dtype != args[0]._data.dtype:
+            raise ValueError(f"meshgrid: all inputs must have one dtype; input 0 is "
+                             f"{args[0].dtype} and input {i} is {t.dtype}")
+    sizes = [t.size for t in args]
+    if indexing == "xy" and len(args) > 1:
+        sizes[0], sizes[1] = sizes[1], sizes[0]
+    grids = []
+    for i, t in enumerate(args):
+        shape = [1] * len(args)
+        shape[1 - i if indexing == "xy" and i < 2 else i] = t.size
+        grids.append(ops.broadcast_to(ops.reshape(t, shape=tuple(shape)), shape=tuple(sizes)))
+    return grids

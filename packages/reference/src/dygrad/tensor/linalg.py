@@ -16,9 +16,9 @@ from .._core.optable import TABLE
 from .._core.tensor import Tensor
 
 __all__ = ["matmul", "mm", "bmm", "dot", "outer", "t", "einsum", "kron", "cross", "norm",
-           "inverse", "cholesky"]
+           "inverse", "cholesky", "tensordot", "inner", "mv", "bincount"]
 METHODS = ["matmul", "mm", "bmm", "dot", "outer", "t", "kron", "cross", "norm", "inverse",
-           "cholesky", "solve", "qr"]
+           "cholesky", "solve", "qr", "tensordot", "inner", "mv", "bincount"]
 
 
 def _check_tensor(api, x, arg="x"):
@@ -58,6 +58,119 @@ def outer(x, y, name=None):
     column = ops.reshape(x, shape=(math.prod(x._data.shape), 1))
     row = ops.reshape(y, shape=(1, math.prod(y._data.shape)))
     return ops.multiply(column, row)
+
+
+def _axes_list(axes):
+    """An int, a list/tuple of ints, or a Tensor of them as a Python value."""
+    if isinstance(axes, Tensor):
+        if axes._data.dtype.kind not in "iu":
+            raise TypeError(f"tensordot: a Tensor axes must hold ints, got {axes.dtype}")
+        return axes.numpy().tolist()
+    if isinstance(axes, (list, tuple)):
+        return [_axes_list(a) for a in axes]
+    if isinstance(axes, (bool, np.bool_)) or not isinstance(axes, (int, np.integer)):
+        raise TypeError(f"tensordot: axes must be an int, a list/tuple or a Tensor, got "
+                        f"{type(axes).__name__} {axes!r}")
+    return int(axes)
+
+
+def _contracted_axes(axes, nx, ny):
+    """Paddle's tensordot axes as (x's axes, y's axes), of equal length."""
+    axes = _axes_list(axes)
+    if isinstance(axes, int):
+        if axes < 0:
+            raise ValueError(f"tensordot: an int axes must be >= 0, got {axes}")
+        if axes > min(nx, ny):
+            raise ValueError(f"tensordot: axes={axes} exceeds the rank of x ({nx}) or y ({ny})")
+        return list(range(nx - axes, nx)), list(range(axes))
+    if all(isinstance(a, int) for a in axes):
+        ax, ay = list(axes), list(axes)
+    else:  # one or two sequences (more are ignored, as in Paddle)
+        seqs = [a if isinstance(a, list) else [a] for a in axes[:2]]
+        ax, ay = seqs[0], seqs[-1]
+    longer = ax if len(ax) >= len(ay) else ay
+    ax, ay = ax + longer[len(ax):], ay + longer[len(ay):]
+    return ax, ay
+
+
+def tensordot(x, y, axes=2, name=None):
+    """Sum of products of x and y over pairs of axes: ``axes`` is an int n (x's last n
+    axes with y's first n), one list of axes for both, or a pair of lists (the shorter is
+    completed from the longer); the contracted axes' sizes match or one of them is 1
+    (broadcast). The result has x's remaining axes, then y's."""
+    x, y = as_operands("tensordot", x, y)
+    ax, ay = _contracted_axes(axes, x.ndim, y.ndim)
+    for a, n, who in [(a, x.ndim, "x") for a in ax] + [(a, y.ndim, "y") for a in ay]:
+        if not -n <= a < n:
+            raise ValueError(f"tensordot: axis {a} is out of range for {who} of rank {n}")
+    ax, ay = [a % x.ndim for a in ax], [a % y.ndim for a in ay]
+    if len(set(ax)) != len(ax) or len(set(ay)) != len(ay):
+        raise ValueError(f"tensordot: an axis is contracted twice in axes {list(ax)}, {list(ay)}")
+    sx, sy = list(x.shape), list(y.shape)
+    for a, b in zip(ax, ay):
+        if sx[a] != sy[b] and 1 not in (sx[a], sy[b]):
+            raise ValueError(f"tensordot: axis {a} of x (shape {x.shape}) has size {sx[a]} but "
+                             f"axis {b} of y (shape {y.shape}) has size {sy[b]}")
+        sx[a] = sy[b] = max(sx[a], sy[b]) if 0 not in (sx[a], sy[b]) else 0
+    keep_x = [a for a in range(x.ndim) if a not in ax]
+    keep_y = [b for b in range(y.ndim) if b not in ay]
+    k = math.prod(sx[a] for a in ax)
+    xm = ops.reshape(ops.transpose(ops.broadcast_to(x, shape=tuple(sx)), perm=tuple(keep_x + ax)),
+                     shape=(math.prod(sx[a] for a in keep_x), k))
+    ym = ops.reshape(ops.transpose(ops.broadcast_to(y, shape=tuple(sy)), perm=tuple(ay + keep_y)),
+                     shape=(k, math.prod(sy[b] for b in keep_y)))
+    return ops.reshape(ops.matmul(xm, ym), shape=tuple([sx[a] for a in keep_x] +
+                                                       [sy[b] for b in keep_y]))
+
+
+def inner(x, y, name=None):
+    """Inner product over the last axis: out[i..., j...] = sum(x[i..., :] * y[j..., :]);
+    a 0-D operand multiplies the other."""
+    x, y = as_operands("inner", x, y)
+    if x.ndim == 0 or y.ndim == 0:
+        return ops.multiply(x, y)
+    n = x.shape[-1]
+    if y.shape[-1] != n:
+        raise ValueError(f"inner: the last dimensions of x (shape {x.shape}) and y (shape "
+                         f"{y.shape}) must be equal")
+    out = ops.matmul(ops.reshape(x, shape=(math.prod(x.shape[:-1]), n)),
+                     ops.reshape(y, shape=(math.prod(y.shape[:-1]), n)), transpose_y=True)
+    return ops.reshape(out, shape=tuple(x.shape[:-1] + y.shape[:-1]))
+
+
+def mv(x, vec, name=None):
+    """Matrix-vector product of a 2-D x and a 1-D vec (float32 or float64)."""
+    _check_tensor("mv", x)
+    _check_tensor("mv", vec, "vec")
+    for t, what in ((x, "x"), (vec, "vec")):
+        if t._data.dtype.kind != "f":
+            raise TypeError(f"mv: {what} must be float32 or float64, got {t.dtype}")
+    if x.ndim != 2 or vec.ndim != 1:
+        raise ValueError(f"mv: x must be 2-D and vec 1-D, got shapes {x.shape} and {vec.shape}")
+    if x.shape[1] != vec.shape[0]:
+        raise ValueError(f"mv: x's second dimension must equal vec's length, got shapes "
+                         f"{x.shape} and {vec.shape}")
+    x, vec = as_operands("mv", x, vec)
+    return ops.matmul(x, vec)
+
+
+def bincount(x, weights=None, minlength=0, name=None):
+    """How often each value 0, 1, ..., max(max(x) + 1, minlength) - 1 occurs in the
+    non-negative 1-D int tensor x (int64); with ``weights`` (x's shape) the sum of the
+    weights of its occurrences instead, in the weights' float dtype (float64 for int
+    weights)."""
+    _check_tensor("bincount", x)
+    counts = ops.bincount(x, minlength=int(minlength))
+    if weights is None:
+        return counts
+    _check_tensor("bincount", weights, "weights")
+    if weights.shape != x.shape:
+        raise ValueError(f"bincount: weights (shape {weights.shape}) must have x's shape "
+                         f"{x.shape}")
+    if weights._data.dtype.kind != "f":
+        weights = ops.cast(weights, dtype=np.dtype(np.float64))
+    zeros = ops.full_like(counts, fill_value=0, dtype=weights._data.dtype)
+    return ops.scatter_nd_add(zeros, ops.reshape(x, shape=(x.size, 1)), weights)
 
 
 def t(input, name=None):

@@ -24,17 +24,20 @@ from .._core import dtype as _dt
 from .._core.autograd import grad_mode
 from .._core.creation import to_array
 from .._core.dispatch import ops
-from .._core.ops.manipulation import PAD_MODES
+from .._core.ops.manipulation import PAD_MODES, diag_index
 from .._core.optable import TABLE
 from .._core.tensor import Tensor
+from .reduce import check_tensor
 
 __all__ = ["cast", "reshape", "reshape_", "broadcast_to", "expand", "expand_as", "transpose",
            "moveaxis", "squeeze", "squeeze_", "unsqueeze", "unsqueeze_", "flatten", "flatten_",
            "tile", "concat", "stack", "split", "chunk", "unbind", "unstack", "slice",
            "strided_slice", "gather", "gather_nd", "scatter", "scatter_nd_add", "scatter_nd",
            "index_select", "index_add", "index_sample", "take_along_axis", "put_along_axis",
-           "masked_fill", "flip", "roll", "tril", "triu", "diag", "repeat_interleave"]
-METHODS = [name for name in __all__ if name not in ("scatter_nd",)] + [("astype", "cast")]
+           "masked_fill", "flip", "roll", "tril", "triu", "diag", "repeat_interleave",
+           "diagonal", "trace", "rot90", "diagflat", "diag_embed", "unique_consecutive", "crop"]
+METHODS = ([name for name in __all__ if name not in ("scatter_nd", "crop")]
+           + [("astype", "cast")])
 
 
 # ---------------------------------------------------------------------------
@@ -474,6 +477,164 @@ def repeat_interleave(x, repeats, axis=None, name=None):
         repeats = _int(repeats, "repeat_interleave", "repeats")
     return _checked("repeat_interleave", x, repeats=repeats,
                     axis=_int(axis, "repeat_interleave", "axis"))
+
+
+def _axis_of(ndim, axis, api, what):
+    """``axis`` in ``[-ndim, ndim)`` made non-negative; out of range is an IndexError."""
+    axis = _int(axis, api, what)
+    if not -ndim <= axis < ndim:
+        raise IndexError(f"{api}: {what} {axis} is out of range for a tensor of rank {ndim} "
+                         f"(expected {-ndim} <= {what} < {ndim})")
+    return axis % ndim
+
+
+def diagonal(x, offset=0, axis1=0, axis2=1, name=None):
+    """Diagonal ``offset`` (above the main one when positive) of the matrices whose rows
+    run along axis1 and columns along axis2: those two axes are removed and the diagonal
+    is the last axis of the result."""
+    check_tensor("diagonal", x)
+    if x.ndim < 2:
+        raise IndexError(f"diagonal: x must have at least 2 dimensions, got shape {x.shape}")
+    a1, a2 = _axis_of(x.ndim, axis1, "diagonal", "axis1"), _axis_of(x.ndim, axis2, "diagonal",
+                                                                       "axis2")
+    if a1 == a2:
+        raise ValueError(f"diagonal: axis1 ({axis1}) and axis2 ({axis2}) must be different axes")
+    perm = tuple(a for a in range(x.ndim) if a not in (a1, a2)) + (a1, a2)
+    rows, cols = diag_index(x.shape[a1], x.shape[a2], _int(offset, "diagonal", "offset"))
+    return ops.getitem(ops.transpose(x, perm=perm), index=(Ellipsis, rows, cols))
+
+
+def trace(x, offset=0, axis1=0, axis2=1, name=None):
+    """Sum of diagonal ``offset`` of the matrices on axes axis1, axis2 (see diagonal), in
+    x's dtype (int or float)."""
+    check_tensor("trace", x)
+    if x._data.dtype.kind not in "iuf":
+        raise TypeError(f"trace: x must have an int or float dtype, got {x.dtype}")
+    if x.ndim < 2:
+        raise IndexError(f"trace: x must have at least 2 dimensions, got shape {x.shape}")
+    d = diagonal(x, offset, axis1, axis2)
+    return ops.sum(d, axis=-1, dtype=x._data.dtype, keepdim=False)
+
+
+def rot90(x, k=1, axes=[0, 1], name=None):  # noqa: B006 (Paddle's default, never mutated)
+    """x rotated by k * 90 degrees in the plane of ``axes``, from the first axis towards
+    the second (a negative k turns the other way)."""
+    check_tensor("rot90", x)
+    axes = _ints(axes, "rot90", "axes")
+    if len(axes) != 2:
+        raise ValueError(f"rot90: axes must name 2 axes, got {list(axes)}")
+    if x.ndim < 2:
+        raise ValueError(f"rot90: x must have at least 2 dimensions, got shape {x.shape}")
+    a0, a1 = (_axis_of(x.ndim, a, "rot90", "axes") for a in axes)
+    if a0 == a1:
+        raise ValueError(f"rot90: the rotation axes must be different, got {list(axes)}")
+    k = _int(k, "rot90", "k") % 4
+    if k == 0:
+        return ops.assign(x)
+    if k == 2:
+        return ops.flip(x, axis=(a0, a1))
+    perm = list(range(x.ndim))
+    perm[a0], perm[a1] = a1, a0
+    if k == 1:
+        return ops.transpose(ops.flip(x, axis=(a1,)), perm=tuple(perm))
+    return ops.flip(ops.transpose(x, perm=tuple(perm)), axis=(a1,))
+
+
+def diagflat(x, offset=0, name=None):
+    """A square matrix with the elements of x (flattened) on diagonal ``offset`` and zeros
+    elsewhere."""
+    check_tensor("diagflat", x)
+    return diag(ops.reshape(x, shape=(x.size,)), offset)
+
+
+def diag_embed(input, offset=0, dim1=-2, dim2=-1):
+    """Tensor whose diagonals ``offset`` on the planes (dim1, dim2) hold the last axis of
+    input (a Tensor or array), zeros elsewhere: one more dimension than input, of size
+    input.shape[-1] + |offset| along dim1 and dim2."""
+    if not isinstance(input, Tensor):
+        input = Tensor._wrap(to_array(input))
+    n = input.ndim + 1
+    d1, d2 = _axis_of(n, dim1, "diag_embed", "dim1"), _axis_of(n, dim2, "diag_embed", "dim2")
+    if d1 == d2:
+        raise ValueError(f"diag_embed: dim1 ({dim1}) and dim2 ({dim2}) must be different axes")
+    offset = _int(offset, "diag_embed", "offset")
+    size = input.shape[-1]
+    eye = Tensor._wrap(np.eye(size, dtype=bool))
+    zero = Tensor._wrap(np.zeros((), input._data.dtype))
+    square = ops.where(eye, ops.unsqueeze(input, axis=(n - 1,)), zero)
+    rows = (max(-offset, 0), max(offset, 0))
+    out = _checked("pad", square, paddings=((0, 0),) * (n - 2) + (rows, rows[::-1]),
+                   mode="constant", value=0.0)
+    rest = iter(range(n - 2))
+    perm = tuple(n - 2 if i == d1 else n - 1 if i == d2 else next(rest) for i in range(n))
+    return ops.transpose(out, perm=perm)
+
+
+def unique_consecutive(x, return_inverse=False, return_counts=False, axis=None, dtype="int64",
+                       name=None):
+    """x with each run of equal consecutive elements (of slices along axis; of the
+    flattened x when axis is None) kept once; with the flags also the inverse map (the run
+    each element belongs to) and the length of each run, as dtype (int32 or int64)."""
+    api = "unique_consecutive"
+    check_tensor(api, x)
+    if x._data.dtype.kind not in "iuf":
+        raise TypeError(f"{api}: x must have an int or float dtype, got {x.dtype}")
+    index_dtype = _dt.convert_dtype(dtype).np
+    if index_dtype not in (np.int32, np.int64):
+        raise TypeError(f"{api}: dtype must be int32 or int64, got {index_dtype.name}")
+    if axis is None:
+        rows = ops.reshape(x, shape=(x.size, 1))
+    else:
+        axis = _axis_of(x.ndim, axis, api, "axis")
+        moved = ops.transpose(x, perm=(axis,) + tuple(a for a in range(x.ndim) if a != axis))
+        rows = ops.reshape(moved, shape=(x.shape[axis], -1) if x.size else (x.shape[axis], 0))
+    n = rows.shape[0]
+    later = ops.slice(rows, axes=(0,), starts=(1,), ends=(n,))
+    earlier = ops.slice(rows, axes=(0,), starts=(0,), ends=(n - 1,))
+    changed = ops.any(ops.not_equal(later, earlier), axis=1, keepdim=False)
+    first = ops.full(shape=(min(n, 1),), fill_value=True, dtype=np.dtype(np.bool_))
+    starts_run = ops.concat([first, changed], axis=0)
+    if axis is None:
+        out = ops.masked_select(ops.reshape(x, shape=(x.size,)), starts_run)
+    else:
+        starts = ops.reshape(ops.nonzero(starts_run), shape=(-1,))
+        out = ops.index_select(x, starts, axis=axis)
+    if not (return_inverse or return_counts):
+        return out
+    int64 = np.dtype(np.int64)
+    run = ops.subtract(ops.cumsum(ops.cast(starts_run, dtype=int64), axis=0),
+                       Tensor._wrap(np.ones((), int64)))  # the run each element belongs to
+    extra = []
+    if return_inverse:
+        extra.append(ops.cast(run, dtype=index_dtype))
+    if return_counts:
+        extra.append(ops.cast(ops.bincount(run, minlength=0), dtype=index_dtype))
+    return (out, *extra)
+
+
+def crop(x, shape=None, offsets=None, name=None):
+    """The block of x of size ``shape`` (x's shape when None; -1 runs to the end of that
+    axis) starting at ``offsets`` (zeros when None). Both may hold ints or one-element
+    Tensors, or be int Tensors."""
+    check_tensor("crop", x)
+    dims = x.shape if shape is None else list(_ints(shape, "crop", "shape"))
+    starts = [0] * x.ndim if offsets is None else list(_ints(offsets, "crop", "offsets"))
+    for what, values in (("shape", dims), ("offsets", starts)):
+        if len(values) != x.ndim:
+            raise ValueError(f"crop: {what} {values} must have one entry per dimension of x "
+                             f"(shape {x.shape})")
+    ends = []
+    for i, (size, start, n) in enumerate(zip(dims, starts, x.shape)):
+        if start < 0:
+            raise ValueError(f"crop: offsets must be >= 0, got {starts}")
+        if size < -1:
+            raise ValueError(f"crop: shape may hold sizes >= 0 or -1 (to the end), got {dims}")
+        end = n if size == -1 else start + size
+        if end > n:
+            raise ValueError(f"crop: offset {start} + size {size} exceeds the size {n} of axis "
+                             f"{i} of x (shape {x.shape})")
+        ends.append(end)
+    return ops.slice(x, axes=tuple(range(x.ndim)), starts=tuple(starts), ends=tuple(ends))
 
 
 _SPATIAL_FORMATS = {3: ("NCL", "NLC"), 4: ("NCHW", "NHWC"), 5: ("NCDHW", "NDHWC")}

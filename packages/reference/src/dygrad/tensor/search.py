@@ -7,12 +7,15 @@ and topk always returns its values in order, which ``sorted=False`` permits.
 
 from __future__ import annotations
 
+import numpy as np
+
 from .._core.dispatch import ops
 from .reduce import check_tensor, dtype_arg, single_axis_arg
 
 __all__ = ["argmax", "argmin", "argsort", "sort", "topk", "unique", "nonzero", "searchsorted",
-           "masked_select"]
-METHODS = ["argmax", "argmin", "argsort", "sort", "topk", "unique", "nonzero", "masked_select"]
+           "masked_select", "kthvalue", "mode"]
+METHODS = ["argmax", "argmin", "argsort", "sort", "topk", "unique", "nonzero", "masked_select",
+           "kthvalue", "mode"]
 
 
 def argmax(x, axis=None, keepdim=False, dtype="int64", name=None):
@@ -90,3 +93,38 @@ def masked_select(x, mask, name=None):
     check_tensor("masked_select", x)
     check_tensor("masked_select", mask, "mask")
     return ops.masked_select(x, mask)
+
+
+def kthvalue(x, k, axis=None, keepdim=False, name=None):
+    """(values, int64 indices) of the k-th smallest element (k from 1) along axis (the
+    last when None); among equal values the earlier position counts as smaller, NaN as
+    the largest value."""
+    check_tensor("kthvalue", x)
+    if x._data.dtype.kind not in "iuf":
+        raise TypeError(f"kthvalue: x must have an int or float dtype, got {x.dtype}")
+    k = single_axis_arg("kthvalue", k, "k")
+    axis = -1 if axis is None else single_axis_arg("kthvalue", axis)
+    ndim = max(x.ndim, 1)
+    if not -ndim <= axis < ndim:
+        raise ValueError(f"kthvalue: axis {axis} is out of range for a tensor of rank {x.ndim} "
+                         f"(expected {-ndim} <= axis < {ndim})")
+    n = x.shape[axis] if x.ndim else 1
+    if not 1 <= k <= n:
+        raise ValueError(f"kthvalue: k must be between 1 and the size {n} of axis {axis} of x "
+                         f"(shape {x.shape}), got k={k}")
+    if x.ndim == 0:
+        return x, ops.full(shape=(), fill_value=0, dtype=np.dtype(np.int64))
+    axis %= x.ndim
+    order = ops.argsort(x, axis=axis, descending=False)
+    indices = ops.slice(order, axes=(axis,), starts=(k - 1,), ends=(k,))
+    values = ops.take_along_axis(x, indices, axis=axis)
+    if not keepdim:
+        values, indices = ops.squeeze(values, axis=(axis,)), ops.squeeze(indices, axis=(axis,))
+    return values, indices
+
+
+def mode(x, axis=-1, keepdim=False, name=None):
+    """(values, int64 indices) of the most frequent value along axis: the smallest of
+    equally frequent values, and the index of its last occurrence."""
+    check_tensor("mode", x)
+    return ops.mode(x, axis=single_axis_arg("mode", axis), keepdim=bool(keepdim))

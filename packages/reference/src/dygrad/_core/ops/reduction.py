@@ -427,6 +427,34 @@ register(OpDef("topk", ("x",), _topk_meta,
                saves=("indices",), outputs=("out", "indices"), nondiff_outputs=("indices",)))
 
 
+def _mode_meta(x, axis=-1, keepdim=False):
+    _require("mode", x, "iuf", "an int or float dtype")
+    ndim = len(x.shape)
+    ax = single_axis("mode", ndim, axis)
+    if ndim and x.shape[ax] == 0:
+        raise ValueError(f"mode: axis {axis} of x (shape {list(x.shape)}) has no elements")
+    shape = _reduced_shape(tuple(x.shape), (ax,) if ndim else (), keepdim)
+    return Meta(shape, x.dtype), Meta(shape, np.dtype(np.int64))
+
+
+def _mode_grad(ctx, g, g_indices):
+    """The value's gradient goes back to the position it was taken from."""
+    a, indices = ctx.attrs, ctx["indices"]
+    if not len(ctx.shape("x")):
+        return g
+    if not a["keepdim"]:
+        axis = a["axis"] % len(ctx.shape("x"))
+        g, indices = ops.unsqueeze(g, axis=(axis,)), ops.unsqueeze(indices, axis=(axis,))
+    return _scatter_back(g, indices, ctx.shape("x"), a["axis"])
+
+
+register(OpDef("mode", ("x",), _mode_meta,
+               "The most frequent value along axis (the smallest of equally frequent ones) "
+               "and the int64 index of its last occurrence.",
+               attrs={"axis": -1, "keepdim": False}, grad=_mode_grad, saves=("indices",),
+               outputs=("out", "indices"), nondiff_outputs=("indices",)))
+
+
 # ---------------------------------------------------------------------------
 # unique, nonzero, searchsorted (not differentiable)
 # ---------------------------------------------------------------------------
@@ -452,6 +480,24 @@ register(OpDef("unique", ("x",), _unique_meta,
                "x and the counts. Output sizes depend on the data (-1 in infer_meta).",
                attrs={"axis": None, "dtype": np.dtype(np.int64)},
                outputs=("out", "indices", "inverse", "counts")))
+
+
+def _bincount_meta(x, minlength=0):
+    if np.dtype(x.dtype) not in INDEX_DTYPES:
+        raise TypeError(f"bincount: x must be an int32 or int64 tensor, got dtype "
+                        f"{_dtype_name(x.dtype)}")
+    if len(x.shape) != 1:
+        raise ValueError(f"bincount: x must be 1-D, got shape {list(x.shape)}")
+    if minlength < 0:
+        raise ValueError(f"bincount: minlength must be >= 0, got {minlength}")
+    return Meta((-1,), np.dtype(np.int64))
+
+
+register(OpDef("bincount", ("x",), _bincount_meta,
+               "How often each of 0, 1, ..., max(max(x) + 1, minlength) - 1 occurs in x (whose "
+               "elements must be non-negative), as int64; the size depends on the data (-1 in "
+               "infer_meta).",
+               attrs={"minlength": 0}))
 
 
 def _nonzero_meta(x):
