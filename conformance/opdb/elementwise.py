@@ -30,6 +30,8 @@ from . import (
 F = np.float32
 MATH_DTYPES = FLOATS16 + INTS
 INT_AS_FLOAT32 = {np.int32: DEFAULT_TOL[np.dtype(F)], np.int64: DEFAULT_TOL[np.dtype(F)]}
+INT_AS_FLOAT64 = {np.int32: DEFAULT_TOL[np.dtype(np.float64)],
+                  np.int64: DEFAULT_TOL[np.dtype(np.float64)]}
 
 
 def _s(*inputs, desc="", grad=True, **attrs):
@@ -229,10 +231,26 @@ def _step_ref(fn):
     return lambda x: fn(x) if x.dtype.kind == "f" else x
 
 
-def _math(name, fn, low=-2.0, high=2.0, special=(), samples=None):
+def _math(name, fn, low=-2.0, high=2.0, special=(), samples=None, errors=None):
     """An entry for a math function: floats (float16 too) and integers (as float32)."""
     return OpInfo(name, _in_float(fn), samples or _domain(low, high, special), dtypes=MATH_DTYPES,
-                  gradgrad=True, tol=INT_AS_FLOAT32)
+                  gradgrad=True, tol=INT_AS_FLOAT32, errors=errors)
+
+
+def _atan2_samples(dtype, rng):
+    """Broadcasting pairs with x away from 0, where atan2 jumps by 2 pi when y < 0; then
+    the signed zeros and infinities (not gradient-checked)."""
+    for sx, sy in BINARY_SHAPES:
+        yield _s(_nonzero(sx, dtype, rng), make(sy, dtype, rng), desc=f"{sx}x{sy}")
+    if np.dtype(dtype).kind == "f":
+        x = np.array([0.0, -0.0, 0.0, -0.0, 1.0, -1.0, np.inf, np.inf, -np.inf, np.nan], dtype)
+        y = np.array([0.0, 0.0, -0.0, -1.0, 0.0, np.inf, np.inf, -np.inf, 2.0, 1.0], dtype)
+        yield _s(x, y, desc="zeros and infinities", grad=False)
+
+
+def _atan2_ref(x, y):
+    """np.arctan2; integers in float64."""
+    return np.arctan2(x, y) if x.dtype.kind == "f" else np.arctan2(x, y, dtype=np.float64)
 
 
 # ---------------------------------------------------------------------------
@@ -368,6 +386,11 @@ OPS = [
     _math("sigmoid", _sigmoid_ref, -4.0, 4.0, special=[-1000.0, 1000.0, 0.0, -20.0, 20.0]),
     _math("erf", _erf_ref, -3.0, 3.0, special=[0.0, -0.0, 1e-10, -1e-300, 0.5, 2.4, 2.5, 2.6,
                                                 3.5, -5.0, 6.0, 30.0, np.inf, -np.inf, np.nan]),
+    _math("expm1", np.expm1, special=[1e-10, -1e-10, 0.0, -0.0, 10.0, -30.0, np.inf, -np.inf,
+                                      np.nan], errors=_dtype_error("expm1", np.bool_, n=1)),
+    OpInfo("atan2", _atan2_ref, _atan2_samples, dtypes=MATH_DTYPES, gradgrad=True,
+           tol=INT_AS_FLOAT64,
+           errors=_chain(_shape_error("atan2"), _dtype_error("atan2", np.bool_))),
     OpInfo("floor", _step_ref(np.floor), unary_samples(), dtypes=ALL_NUMERIC, gradgrad=True),
     OpInfo("ceil", _step_ref(np.ceil), unary_samples(), dtypes=ALL_NUMERIC, gradgrad=True),
     OpInfo("trunc", _step_ref(np.trunc), unary_samples(), dtypes=ALL_NUMERIC, gradgrad=True),

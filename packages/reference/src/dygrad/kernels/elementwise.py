@@ -287,6 +287,22 @@ def _erf64(x):
 
 
 @kernel
+def expm1(x):
+    """exp(x) - 1, accurate for small x"""
+    _no_bool(x)
+    return _floating(np.expm1, x)
+
+
+@kernel
+def atan2(x, y):
+    """the angle of the point (y, x) in [-pi, pi]; integers compute in float64"""
+    _no_bool(x, y)
+    if x.dtype.kind in "iu":
+        x, y = x.astype(np.float64), y.astype(np.float64)
+    return np.arctan2(x, y)
+
+
+@kernel
 def floor(x):
     """largest integer <= x (integers unchanged)"""
     return np.floor(x) if x.dtype.kind == "f" else x.copy()

@@ -21,7 +21,7 @@ __all__ = [
     "pow", "maximum", "minimum", "clip", "scale", "neg", "abs", "sign", "square", "exp", "log",
     "log2", "log10", "log1p", "sqrt", "rsqrt", "reciprocal", "sin", "cos", "tan", "tanh", "sinh",
     "cosh", "asin", "acos", "atan", "sigmoid", "erf", "floor", "ceil", "round", "trunc", "isnan",
-    "isinf", "isfinite", "subtract_", "multiply_", "tanh_",
+    "isinf", "isfinite", "subtract_", "multiply_", "tanh_", "atan2", "expm1",
 ]
 # Paddle has these in-place variants as Tensor methods only (paddle.add_ does not exist)
 _METHOD_ONLY = ["add_", "scale_", "clip_", "exp_", "sqrt_", "floor_", "ceil_", "reciprocal_",
@@ -57,6 +57,14 @@ remainder = _binary_function(
 mod = floor_mod = remainder
 maximum = _binary_function("maximum", "The larger of x and y, broadcasting (NaN if either is).")
 minimum = _binary_function("minimum", "The smaller of x and y, broadcasting (NaN if either is).")
+
+
+def atan2(x, y, name=None):
+    """The angle of the point (y, x) in [-pi, pi], elementwise: arctan(x / y) in the right
+    quadrant. Broadcasting; integer tensors give float64, as Paddle."""
+    check_tensor("atan2", x)
+    check_tensor("atan2", y, "y")
+    return _dispatch.binary(TABLE["atan2"], x, y)
 
 
 def pow(x, y, name=None):
@@ -162,6 +170,7 @@ acos = _unary_function("acos", "Inverse cosine; integers give float32.")
 atan = _unary_function("atan", "Inverse tangent; integers give float32.")
 sigmoid = _unary_function("sigmoid", "1 / (1 + exp(-x)); integers give float32.")
 erf = _unary_function("erf", "The error function; integers give float32.")
+expm1 = _unary_function("expm1", "exp(x) - 1, accurate for small x; integers give float32.")
 floor = _unary_function("floor", "Largest integer <= x (zero gradient; integers unchanged).")
 ceil = _unary_function("ceil", "Smallest integer >= x (zero gradient; integers unchanged).")
 isnan = _unary_function("isnan", "Whether each element is NaN (bool).")

@@ -18,6 +18,7 @@ from ..optable import Meta, OpDef, broadcast_shapes, register
 
 _BOOL = np.dtype(np.bool_)
 _F32 = np.dtype(np.float32)
+_F64 = np.dtype(np.float64)
 _KINDS = {"b": "bool", "i": "integer", "u": "unsigned integer", "f": "floating-point",
           "c": "complex"}
 
@@ -45,6 +46,11 @@ def _floating(d):
 
 def _boolean(d):
     return _BOOL
+
+
+def _floating64(d):
+    """Integers give float64 (atan2's rule in Paddle)."""
+    return d if d.kind in "fc" else _F64
 
 
 def _binary_meta(op, kinds, out=_same):
@@ -391,6 +397,27 @@ _unary("atan", "inverse tangent", _atan_grad, ("x",))
 _unary("sigmoid", "1 / (1 + exp(-x))", _sigmoid_grad, ("out",))
 _unary("erf", "the error function 2/sqrt(pi) * integral of exp(-t**2) from 0 to x",
        _erf_grad, ("x",))
+
+def _expm1_grad(ctx, g):
+    """d(exp(x) - 1) = exp(x) dx = (out + 1) dx"""
+    return (g * ops.scale(ctx["out"], bias=1.0),)
+
+
+def _atan2_grad(ctx, g):
+    """With out = atan2(x, y): dx = y / (x**2 + y**2) dx and dy = -x / (x**2 + y**2) dy
+    (NaN at x = y = 0, as Paddle)."""
+    x, y = ctx["x"], ctx["y"]
+    r2 = x * x + y * y
+    return _grads(ctx, g * y / r2 if ctx.needs("x") else None,
+                  -(g * x) / r2 if ctx.needs("y") else None)
+
+
+_unary("expm1", "exp(x) - 1, accurate for small x", _expm1_grad, ("out",), kinds="iuf")
+register(OpDef("atan2", ("x", "y"), _binary_meta("atan2", "iuf", _floating64),
+               "the angle of the point (y, x) from the positive first axis, in [-pi, pi] "
+               "(broadcasting; integers give float64, as Paddle)",
+               grad=_atan2_grad, saves=("x", "y")))
+
 
 # step functions (integers come back unchanged), with zero gradients
 _unary("floor", "largest integer <= x", _zero_grad, out=_same)
