@@ -248,6 +248,48 @@ def _atan2_samples(dtype, rng):
         yield _s(x, y, desc="zeros and infinities", grad=False)
 
 
+def _logit_samples(dtype, rng):
+    """x inside (0, 1) with and without clipping; integers are 0 or 1 (-inf and inf); then
+    values outside [0, 1] and at its ends (not gradient-checked)."""
+    if np.dtype(dtype).kind in "iu":
+        for shape in UNARY_SHAPES:
+            yield _s(make(shape, dtype, rng, 0, 1), eps=0.0, desc=f"{shape}")
+        return
+    for eps in (0.0, 0.1, 0.3):
+        for shape in UNARY_SHAPES:
+            yield _s(make(shape, dtype, rng, 0.02, 0.98), eps=eps, desc=f"{shape} eps {eps}")
+    yield _s(make((3, 4), dtype, rng, 0.05, 0.95), desc="default eps")
+    special = np.array([0.0, 1.0, -0.5, 1.5, np.nan, 0.5], dtype)
+    for eps in (0.0, 0.2, 0.7):
+        yield _s(special, eps=eps, desc=f"ends and outside, eps {eps}", grad=False)
+
+
+def _logit_ref(x, eps=1e-6):
+    """ln(x) - ln(1 - x) after clipping x to [eps, 1 - eps] (none for eps 0; for eps > 0.5
+    every value but NaN becomes eps, as Paddle)."""
+    x = x if x.dtype.kind == "f" else x.astype(F)
+    if eps > 0.5:
+        x = np.where(np.isnan(x), x, eps).astype(x.dtype)
+    elif eps:
+        x = np.clip(x, eps, 1 - eps).astype(x.dtype)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.log(x) - np.log1p(-x)
+
+
+def _heaviside_samples(dtype, rng):
+    """Broadcasting pairs with about a third of x zero (where the output is y), then NaN."""
+    for sx, sy in BINARY_SHAPES:
+        yield _s(_with_zeros(make(sx, dtype, rng), rng), make(sy, dtype, rng), desc=f"{sx}x{sy}")
+    if np.dtype(dtype).kind == "f":
+        yield _s(np.array([np.nan, -0.0, np.inf, -np.inf], dtype), np.array([0.5], dtype),
+                 desc="nan, -0 and infinities", grad=False)
+
+
+def _heaviside_ref(x, y):
+    """np.heaviside, except NaN in x gives 0 as in Paddle."""
+    return np.where(np.isnan(x), 0, np.heaviside(x, y)).astype(np.result_type(x, y))
+
+
 def _atan2_ref(x, y):
     """np.arctan2; integers in float64."""
     return np.arctan2(x, y) if x.dtype.kind == "f" else np.arctan2(x, y, dtype=np.float64)
@@ -391,6 +433,11 @@ OPS = [
     OpInfo("atan2", _atan2_ref, _atan2_samples, dtypes=MATH_DTYPES, gradgrad=True,
            tol=INT_AS_FLOAT64,
            errors=_chain(_shape_error("atan2"), _dtype_error("atan2", np.bool_))),
+    OpInfo("logit", _logit_ref, _logit_samples, dtypes=MATH_DTYPES, gradgrad=True,
+           tol=INT_AS_FLOAT32, errors=_dtype_error("logit", np.bool_, n=1)),
+    OpInfo("heaviside", _heaviside_ref, _heaviside_samples, dtypes=MATH_DTYPES, gradgrad=True,
+           grad_inputs=(1,),  # x: a step, zero gradient but central differences jump at 0
+           errors=_chain(_shape_error("heaviside"), _dtype_error("heaviside", np.bool_))),
     OpInfo("floor", _step_ref(np.floor), unary_samples(), dtypes=ALL_NUMERIC, gradgrad=True),
     OpInfo("ceil", _step_ref(np.ceil), unary_samples(), dtypes=ALL_NUMERIC, gradgrad=True),
     OpInfo("trunc", _step_ref(np.trunc), unary_samples(), dtypes=ALL_NUMERIC, gradgrad=True),

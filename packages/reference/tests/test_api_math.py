@@ -116,3 +116,148 @@ def test_expm1_dtypes_and_gradient():
     with pytest.raises(TypeError, match="expm1: x must be a Tensor"):
         paddle.expm1([1.0])
     _check_grads(paddle.expm1, RNG.uniform(-2, 2, (2, 3)))
+
+
+# ---------------------------------------------------------------------------
+# lerp
+# ---------------------------------------------------------------------------
+
+def test_lerp_values_with_number_and_tensor_weights():
+    x = RNG.uniform(-2, 2, (3, 1)).astype(np.float32)
+    y = RNG.uniform(-2, 2, (4,)).astype(np.float32)
+    w = RNG.uniform(0, 1, (2, 1, 1)).astype(np.float32)
+    _close(paddle.lerp(T(x), T(y), 0.25), x + np.float32(0.25) * (y - x))
+    _close(paddle.lerp(T(x), T(y), T(w)), x + w * (y - x))  # shape [2, 3, 4]
+    _close(T(x).lerp(T(y), 1.0), np.broadcast_to(y, (3, 4)))
+    _close(paddle.lerp(T(x, dtype="float64"), T(y, dtype="float64"), 0.5),
+           x.astype(np.float64) + 0.5 * (y.astype(np.float64) - x.astype(np.float64)))
+
+
+def test_lerp_in_place_method():
+    x = T([1.0, 2.0])
+    out = x.lerp_(T([3.0, 5.0]), T([0.5, 0.25]))
+    assert out is x
+    _close(x, np.array([2.0, 2.75], np.float32))  # as Paddle 3.3.1
+    with pytest.raises(ValueError, match="in-place result has shape"):
+        T([1.0, 2.0]).lerp_(T([[3.0], [4.0]]), 0.5)
+
+
+def test_lerp_errors():
+    with pytest.raises(TypeError, match="lerp: x, y and weight must be floating-point tensors of "
+                                        "one dtype, got int64, int64, int64"):
+        paddle.lerp(T([1, 2]), T([3, 4]), 1)
+    with pytest.raises(TypeError, match="got float32, float64, float32"):
+        paddle.lerp(T([1.0]), T([2.0], dtype="float64"), 0.5)
+    with pytest.raises(TypeError, match="lerp: weight must be a number"):
+        paddle.lerp(T([1.0]), T([2.0]), "0.5")
+    with pytest.raises(TypeError, match="lerp: y must be a Tensor"):
+        paddle.lerp(T([1.0]), 2.0, 0.5)
+    with pytest.raises(ValueError, match=r"lerp: shapes \[2\] and \[2\] and \[3\] cannot be"):
+        paddle.lerp(T([1.0, 2.0]), T([1.0, 2.0]), T([0.1, 0.2, 0.3]))
+
+
+def test_lerp_gradients():
+    # x and y get (1 - w) g and w g, as Paddle; w (no gradient in Paddle) gets (y - x) g
+    _check_grads(paddle.lerp, RNG.uniform(-2, 2, (2, 3)), RNG.uniform(-2, 2, (3,)),
+                 RNG.uniform(0, 1, (2, 1)))
+    (gx, gy), _ = _grads(lambda a, b: paddle.lerp(a, b, 0.25), [1.0, 2.0], [3.0, 4.0])
+    assert gx.shape == gy.shape == (2,)
+
+
+# ---------------------------------------------------------------------------
+# logit
+# ---------------------------------------------------------------------------
+
+def test_logit_values_and_clipping():
+    x = np.array([0.2, 0.5, 0.9, 0.0, 1.0], np.float32)
+    with np.errstate(divide="ignore"):
+        _close(paddle.logit(T(x)), np.log(x) - np.log1p(-x), rtol=1e-5)
+    c = np.clip(x, 0.1, 0.9)
+    _close(paddle.logit(T(x), eps=0.1), np.log(c) - np.log1p(-c), rtol=1e-5)
+    _close(T(x).logit(0.1), np.log(c) - np.log1p(-c), rtol=1e-5)
+    # outside [0, 1]: NaN without eps, the clipped value with it (Paddle 3.3.1)
+    out = paddle.logit(T([-0.5, 1.5])).numpy()
+    assert np.isnan(out).all()
+    _close(paddle.logit(T([-0.5, 1.5]), 0.1), np.array([-np.log(9), np.log(9)], np.float32),
+           rtol=1e-5)
+
+
+def test_logit_dtypes_and_errors():
+    _close(paddle.logit(T([0, 1], dtype="int32")), np.array([-np.inf, np.inf], np.float32))
+    assert paddle.logit(T([0.3], dtype="float64")).dtype == paddle.float64
+    with pytest.raises(TypeError, match="logit: x has dtype bool"):
+        paddle.logit(T([True]))
+    with pytest.raises(TypeError, match="logit: x must be a Tensor"):
+        paddle.logit([0.3])
+
+
+def test_logit_gradient_as_paddle():
+    x = np.array([0.05, 0.2, 0.5, 0.95, 0.0, 1.0, -0.5, 1.5])
+    with np.errstate(divide="ignore", invalid="ignore"):
+        d = 1 / (x * (1 - x))
+        # eps None: 1 / (x (1 - x)) inside [0, 1] (inf at its ends), NaN outside (Paddle 3.3.1)
+        g = _sum_grad(paddle.logit, x)
+        np.testing.assert_allclose(g, np.where((x < 0) | (x > 1), np.nan, d))
+        # eps: 0 outside [eps, 1 - eps], bounds included (Paddle 3.3.1)
+        g = _sum_grad(lambda t: paddle.logit(t, eps=0.2), x)
+    np.testing.assert_allclose(g, [0, d[1], d[2], 0, 0, 0, 0, 0])
+    _check_grads(lambda t: paddle.logit(t, 0.1), RNG.uniform(0.15, 0.85, (2, 3)))
+
+
+def _sum_grad(fn, values):
+    x = T(np.asarray(values, np.float64), stop_gradient=False)
+    fn(x).sum().backward()
+    return x.grad.numpy()
+
+
+# ---------------------------------------------------------------------------
+# deg2rad, rad2deg, frac, heaviside
+# ---------------------------------------------------------------------------
+
+def test_deg2rad_and_rad2deg():
+    d = np.array([180.0, -90.0, 45.0, 0.0], np.float32)
+    _close(paddle.deg2rad(T(d)), np.deg2rad(d))
+    _close(T(d).deg2rad(), np.deg2rad(d))
+    _close(paddle.rad2deg(T(d)), np.rad2deg(d), rtol=1e-6)
+    _close(T(d).rad2deg(), np.rad2deg(d), rtol=1e-6)
+    # integers give float32 (Paddle 3.3.1), float64 is kept
+    _close(paddle.deg2rad(T([180, 90], dtype="int32")), np.deg2rad([180.0, 90.0]).astype(np.float32))
+    _close(paddle.rad2deg(T([3, 1])), np.rad2deg([3.0, 1.0]).astype(np.float32))
+    _close(paddle.deg2rad(T([180.0], dtype="float64")), np.array([np.pi]))
+    with pytest.raises(TypeError, match="deg2rad: x has dtype bool"):
+        paddle.deg2rad(T([True]))
+    with pytest.raises(TypeError, match="rad2deg: x must be a Tensor"):
+        paddle.rad2deg([1.0])
+    g = _sum_grad(paddle.deg2rad, [1.0, 2.0])
+    np.testing.assert_allclose(g, [np.pi / 180] * 2)
+
+
+def test_frac():
+    x = np.array([1.5, -1.5, 2.0, -0.25, 0.0], np.float32)
+    _close(paddle.frac(T(x)), x - np.trunc(x))
+    _close(T(x).frac(), x - np.trunc(x))
+    # integers give zeros of their dtype; infinities give NaN (Paddle 3.3.1)
+    _close(paddle.frac(T([1, -2], dtype="int32")), np.zeros(2, np.int32))
+    with np.errstate(invalid="ignore"):
+        assert np.isnan(paddle.frac(T([np.inf, -np.inf])).numpy()).all()
+    with pytest.raises(TypeError, match="frac: x has dtype bool"):
+        paddle.frac(T([True]))
+    np.testing.assert_allclose(_sum_grad(paddle.frac, [1.5, -1.25]), [1.0, 1.0])
+
+
+def test_heaviside():
+    x = np.array([[-1.0], [0.0], [2.0]], np.float32)
+    y = np.array([0.5, 0.25], np.float32)
+    _close(paddle.heaviside(T(x), T(y)), np.heaviside(x, y))
+    _close(T(x).heaviside(T(y)), np.heaviside(x, y))
+    # integers keep their dtype; NaN gives 0 (Paddle 3.3.1)
+    _close(paddle.heaviside(T([-1, 0, 2]), T([5, 6, 7])), np.array([0, 6, 1]))
+    _close(paddle.heaviside(T([np.nan, -0.0]), T([0.5, 0.5])), np.array([0.0, 0.5], np.float32))
+    with pytest.raises(TypeError, match="heaviside: x has dtype bool"):
+        paddle.heaviside(T([True]), T([False]))
+    with pytest.raises(TypeError, match="heaviside: y must be a Tensor"):
+        paddle.heaviside(T([1.0]), 0.5)
+    # only y gets a gradient, where x == 0; x gets zeros (Paddle 3.3.1)
+    (gx, gy), w = _grads(paddle.heaviside, [-1.0, 0.0, 2.0], [5.0, 0.5, 7.0])
+    np.testing.assert_array_equal(gx, [0.0, 0.0, 0.0])
+    np.testing.assert_array_equal(gy, [0.0, w[1], 0.0])

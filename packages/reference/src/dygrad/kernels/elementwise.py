@@ -303,6 +303,25 @@ def atan2(x, y):
 
 
 @kernel
+def logit(x, eps=1e-6):
+    """log(x / (1 - x)), x first limited to [eps, 1 - eps] unless eps is 0 (-inf and inf
+    at 0 and 1, NaN outside [0, 1], without warnings)"""
+    _no_bool(x)
+    x = x if x.dtype.kind == "f" else x.astype(np.float32)
+    if eps:
+        x = np.maximum(np.minimum(x, 1 - eps), eps)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.log(x / (1 - x))
+
+
+@kernel
+def heaviside(x, y):
+    """0 where x < 0 (or NaN), y where x == 0, 1 where x > 0"""
+    _no_bool(x, y)
+    return np.where(x == 0, y, x > 0).astype(np.result_type(x, y), copy=False)
+
+
+@kernel
 def floor(x):
     """largest integer <= x (integers unchanged)"""
     return np.floor(x) if x.dtype.kind == "f" else x.copy()

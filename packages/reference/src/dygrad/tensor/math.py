@@ -8,11 +8,13 @@ rules (see :func:`dygrad._core.dispatch.as_operands`). Math functions of integer
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from .._core import dispatch as _dispatch
 from .._core.dispatch import as_operands, ops
-from .._core.optable import TABLE
+from .._core.optable import TABLE, broadcast_shapes
 from .._core.tensor import Tensor
 from .reduce import check_tensor
 
@@ -21,11 +23,12 @@ __all__ = [
     "pow", "maximum", "minimum", "clip", "scale", "neg", "abs", "sign", "square", "exp", "log",
     "log2", "log10", "log1p", "sqrt", "rsqrt", "reciprocal", "sin", "cos", "tan", "tanh", "sinh",
     "cosh", "asin", "acos", "atan", "sigmoid", "erf", "floor", "ceil", "round", "trunc", "isnan",
-    "isinf", "isfinite", "subtract_", "multiply_", "tanh_", "atan2", "expm1",
+    "isinf", "isfinite", "subtract_", "multiply_", "tanh_", "atan2", "expm1", "lerp", "logit",
+    "deg2rad", "rad2deg", "frac", "heaviside",
 ]
 # Paddle has these in-place variants as Tensor methods only (paddle.add_ does not exist)
 _METHOD_ONLY = ["add_", "scale_", "clip_", "exp_", "sqrt_", "floor_", "ceil_", "reciprocal_",
-                "round_"]
+                "round_", "lerp_"]
 METHODS = [*__all__, *_METHOD_ONLY]
 
 _F32 = np.dtype(np.float32)
@@ -65,6 +68,14 @@ def atan2(x, y, name=None):
     check_tensor("atan2", x)
     check_tensor("atan2", y, "y")
     return _dispatch.binary(TABLE["atan2"], x, y)
+
+
+def heaviside(x, y, name=None):
+    """The step function of x, elementwise: 0 where x < 0, y where x == 0, 1 where x > 0
+    (broadcasting). As Paddle, NaN in x gives 0 and only y gets a gradient."""
+    check_tensor("heaviside", x)
+    check_tensor("heaviside", y, "y")
+    return _dispatch.binary(TABLE["heaviside"], x, y)
 
 
 def pow(x, y, name=None):
@@ -189,6 +200,77 @@ def trunc(input, name=None):
     """input rounded toward zero (zero gradient; integers unchanged)."""
     check_tensor("trunc", input, "input")
     return ops.trunc(input)
+
+
+def logit(x, eps=None, name=None):
+    """log(x / (1 - x)), with x first limited to [eps, 1 - eps] when eps is given (not None
+    or 0). Paddle's gradient: 0 outside [eps, 1 - eps], NaN outside [0, 1] without eps.
+    Integers give float32."""
+    check_tensor("logit", x)
+    return ops.logit(x, eps=0.0 if eps is None else float(_number("logit", eps, "eps")))
+
+
+def _angle(api, x, factor):
+    """x * factor in x's float dtype (integers as float32, as Paddle)."""
+    check_tensor(api, x)
+    kind = x._data.dtype.kind
+    if kind not in "iuf":
+        raise TypeError(f"{api}: x has dtype {x.dtype.name}, but {api} supports integer and "
+                        f"floating-point tensors")
+    return ops.scale(x if kind == "f" else ops.cast(x, dtype=_F32), scale=factor)
+
+
+def deg2rad(x, name=None):
+    """Degrees to radians: x * pi / 180; integers give float32."""
+    return _angle("deg2rad", x, math.pi / 180.0)
+
+
+def rad2deg(x, name=None):
+    """Radians to degrees: x * 180 / pi; integers give float32."""
+    return _angle("rad2deg", x, 180.0 / math.pi)
+
+
+def frac(x, name=None):
+    """The fractional part x - trunc(x), with the sign of x (gradient 1); integer tensors
+    give zeros of their dtype, as Paddle."""
+    check_tensor("frac", x)
+    if x._data.dtype.kind not in "iuf":
+        raise TypeError(f"frac: x has dtype {x.dtype.name}, but frac supports integer and "
+                        f"floating-point tensors")
+    return ops.subtract(x, ops.trunc(x))
+
+
+# ---------------------------------------------------------------------------
+# lerp
+# ---------------------------------------------------------------------------
+
+def _lerp_operands(api, x, y, weight):
+    """x, y and weight (a number becomes a 0-D Tensor) as floating-point Tensors of one
+    dtype whose shapes broadcast."""
+    check_tensor(api, x)
+    check_tensor(api, y, "y")
+    if not isinstance(weight, Tensor):
+        weight = Tensor._wrap(np.asarray(_number(api, weight, "weight"), dtype=x._data.dtype))
+    dtypes = [t._data.dtype for t in (x, y, weight)]
+    if dtypes[0].kind != "f" or len(set(dtypes)) > 1:
+        raise TypeError(f"{api}: x, y and weight must be floating-point tensors of one dtype, "
+                        f"got {', '.join(t.dtype.name for t in (x, y, weight))}")
+    broadcast_shapes(x._data.shape, y._data.shape, weight._data.shape, op=api)
+    return y, weight
+
+
+def lerp(x, y, weight, name=None):
+    """Linear interpolation x + weight * (y - x); weight is a number or a Tensor, and all
+    three broadcast. Unlike Paddle, which leaves a Tensor weight without a gradient, weight
+    gets its gradient y - x."""
+    y, weight = _lerp_operands("lerp", x, y, weight)
+    return ops.add(x, ops.multiply(weight, ops.subtract(y, x)))
+
+
+def lerp_(x, y, weight, name=None):
+    """x = x + weight * (y - x) in place (y and weight broadcast to x's shape)."""
+    y, weight = _lerp_operands("lerp_", x, y, weight)
+    return _dispatch.apply_inplace(TABLE["add"], x, ops.multiply(weight, ops.subtract(y, x)))
 
 
 # ---------------------------------------------------------------------------

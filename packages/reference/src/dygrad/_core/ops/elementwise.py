@@ -419,6 +419,40 @@ register(OpDef("atan2", ("x", "y"), _binary_meta("atan2", "iuf", _floating64),
                grad=_atan2_grad, saves=("x", "y")))
 
 
+def _logit_meta(x, eps=1e-6):
+    _check_kinds("logit", "iuf", x=x)
+    return Meta(tuple(x.shape), _floating(x.dtype))
+
+
+def _logit_grad(ctx, g):
+    """Paddle's rule: dx = g / (x (1 - x)) inside [eps, 1 - eps] and 0 outside it; with
+    eps = 0 (no clipping), NaN outside [0, 1]."""
+    x, eps = ctx["x"], ctx.attrs["eps"]
+    lo, hi = (0.0, 1.0) if eps == 0 else (eps, 1.0 - eps)
+    outside = ops.logical_or(ops.less_than(x, ops.full_like(x, fill_value=lo)),
+                             ops.greater_than(x, ops.full_like(x, fill_value=hi)))
+    inside = g / (x * ops.scale(x, scale=-1.0, bias=1.0))
+    return (ops.where(outside, ops.full_like(g, fill_value=math.nan if eps == 0 else 0.0), inside),)
+
+
+register(OpDef("logit", ("x",), _logit_meta,
+               "log(x / (1 - x)), x first limited to [eps, 1 - eps] unless eps is 0 (paddle.logit "
+               "passes 0 for eps=None); integers give float32",
+               attrs={"eps": 1e-6}, grad=_logit_grad, saves=("x",)))
+
+
+def _heaviside_grad(ctx, g):
+    """dy = g where x == 0; x gets a zero gradient, as Paddle."""
+    x = ctx["x"]
+    at_zero = _mask(ops.equal(x, ops.full_like(x, fill_value=0)), g)
+    return _grads(ctx, ops.full_like(g, fill_value=0) if ctx.needs("x") else None,
+                  g * at_zero if ctx.needs("y") else None)
+
+
+register(OpDef("heaviside", ("x", "y"), _binary_meta("heaviside", "iuf"),
+               "the step function: 0 where x < 0 (or NaN, as Paddle), y where x == 0, 1 where "
+               "x > 0 (broadcasting)", grad=_heaviside_grad, saves=("x",)))
+
 # step functions (integers come back unchanged), with zero gradients
 _unary("floor", "largest integer <= x", _zero_grad, out=_same)
 _unary("ceil", "smallest integer >= x", _zero_grad, out=_same)
