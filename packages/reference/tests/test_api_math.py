@@ -6,6 +6,8 @@ at Paddle's conventions (logit's gradient outside its domain, ...) were checked 
 PaddlePaddle 3.3.1, where a comment says so.
 """
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -261,3 +263,95 @@ def test_heaviside():
     (gx, gy), w = _grads(paddle.heaviside, [-1.0, 0.0, 2.0], [5.0, 0.5, 7.0])
     np.testing.assert_array_equal(gx, [0.0, 0.0, 0.0])
     np.testing.assert_array_equal(gy, [0.0, w[1], 0.0])
+
+
+# ---------------------------------------------------------------------------
+# add_n, nansum, nanmean
+# ---------------------------------------------------------------------------
+
+def test_add_n():
+    a, b, c = (RNG.uniform(-2, 2, (2, 3)).astype(np.float32) for _ in range(3))
+    _close(paddle.add_n([T(a), T(b), T(c)]), a + b + c, rtol=1e-6)
+    _close(paddle.add_n((T(a), T(b))), a + b)
+    _close(T(a).add_n(), a)  # a Tensor method too, as in Paddle
+    one = T(a)
+    out = paddle.add_n(one)
+    _close(out, a)
+    assert out is not one
+    _close(paddle.add_n([T([1, 2], dtype="int32"), T([3, 4], dtype="int32")]),
+           np.array([4, 6], np.int32))
+    # x used twice gets 2 g (Paddle 3.3.1)
+    x, y = T([1.0, 2.0], stop_gradient=False), T([3.0, 4.0], stop_gradient=False)
+    paddle.add_n([x, y, x]).sum().backward()
+    np.testing.assert_array_equal(x.grad.numpy(), [2.0, 2.0])
+    np.testing.assert_array_equal(y.grad.numpy(), [1.0, 1.0])
+
+
+def test_add_n_errors():
+    with pytest.raises(ValueError, match=r"add_n: the inputs must have one shape and dtype, but "
+                                         r"inputs\[0\] is \[2\] float32 and inputs\[1\] is \[1\]"):
+        paddle.add_n([T([1.0, 2.0]), T([3.0])])  # no broadcasting, as Paddle
+    with pytest.raises(ValueError, match=r"inputs\[1\] is \[2\] float64"):
+        paddle.add_n([T([1.0, 2.0]), T([3.0, 4.0], dtype="float64")])
+    with pytest.raises(TypeError, match="add_n: inputs must be a Tensor or a non-empty list"):
+        paddle.add_n([])
+    with pytest.raises(TypeError, match=r"add_n: inputs\[0\] must be a Tensor"):
+        paddle.add_n([np.array([1.0])])
+    with pytest.raises(TypeError, match=r"add_n: inputs\[0\] has dtype bool"):
+        paddle.add_n([T([True]), T([True])])
+
+
+NAN_DATA = np.array([[1.0, np.nan, 3.0, -2.0], [np.nan, np.nan, np.nan, np.nan],
+                     [0.5, 2.0, np.nan, 4.0]], np.float32)
+
+
+@pytest.mark.parametrize("axis,keepdim", [(None, False), (1, False), (-1, True), (0, True),
+                                          ([0, 1], False)])
+def test_nansum_and_nanmean_values(axis, keepdim):
+    x = T(NAN_DATA)
+    np_axis = tuple(axis) if isinstance(axis, list) else axis
+    _close(paddle.nansum(x, axis=axis, keepdim=keepdim),
+           np.nansum(NAN_DATA, axis=np_axis, keepdims=keepdim))
+    _close(x.nansum(axis, keepdim=keepdim), np.nansum(NAN_DATA, axis=np_axis, keepdims=keepdim))
+    with warnings.catch_warnings(), np.errstate(invalid="ignore"):
+        warnings.simplefilter("ignore", RuntimeWarning)  # NumPy's "Mean of empty slice"
+        expected = np.nanmean(NAN_DATA, axis=np_axis, keepdims=keepdim)
+        _close(paddle.nanmean(x, axis=axis, keepdim=keepdim), expected)
+        _close(x.nanmean(axis, keepdim), expected)
+
+
+def test_nansum_and_nanmean_dtypes():
+    # integers: nansum gives int64, nanmean float32 (Paddle 3.3.1)
+    out = paddle.nansum(T([1, 2, 3], dtype="int32"))
+    assert out.dtype == paddle.int64 and out.item() == 6
+    _close(paddle.nansum(T(NAN_DATA), dtype="float64"), np.float64(np.nansum(NAN_DATA)))
+    _close(paddle.nanmean(T([1, 2, 4])), np.float32(7 / 3))
+    _close(paddle.nanmean(T(NAN_DATA.astype(np.float64))), np.nanmean(NAN_DATA.astype(np.float64)))
+    with np.errstate(invalid="ignore"):
+        _close(paddle.nanmean(T(np.zeros((0, 3), np.float32)), axis=0),
+               np.full(3, np.nan, np.float32))
+    _close(paddle.nansum(T(np.zeros((0, 3), np.float32)), axis=0), np.zeros(3, np.float32))
+
+
+def test_nansum_and_nanmean_errors():
+    for api in (paddle.nansum, paddle.nanmean):
+        name = api.__name__
+        with pytest.raises(ValueError, match=f"{name}: axis 2 is out of range for a tensor of "
+                                             f"rank 2"):
+            api(T(NAN_DATA), axis=2)
+        with pytest.raises(TypeError, match=f"{name}: x has dtype bool"):
+            api(T([True, False]))
+        with pytest.raises(TypeError, match=f"{name}: x must be a Tensor"):
+            api(NAN_DATA)
+
+
+def test_nansum_and_nanmean_gradients():
+    # zero at the NaNs, 1 (nansum) or 1 / count (nanmean) elsewhere (Paddle 3.3.1)
+    finite = ~np.isnan(NAN_DATA)
+    np.testing.assert_array_equal(_sum_grad(paddle.nansum, NAN_DATA), finite.astype(float))
+    count = finite.sum(axis=1, keepdims=True)
+    with np.errstate(divide="ignore", invalid="ignore"):  # the row with no numbers
+        g = _sum_grad(lambda t: paddle.nanmean(t, axis=1), NAN_DATA)
+        np.testing.assert_allclose(g, np.where(finite, 1 / count, 0.0))
+    g = _sum_grad(paddle.nanmean, NAN_DATA)
+    np.testing.assert_allclose(g, np.where(finite, 1 / finite.sum(), 0.0))

@@ -14,9 +14,9 @@ import numpy as np
 
 from .._core import dispatch as _dispatch
 from .._core.dispatch import as_operands, ops
-from .._core.optable import TABLE, broadcast_shapes
+from .._core.optable import TABLE, broadcast_shapes, normalize_axes
 from .._core.tensor import Tensor
-from .reduce import check_tensor
+from .reduce import axis_arg, check_tensor, dtype_arg
 
 __all__ = [
     "add", "subtract", "multiply", "divide", "floor_divide", "remainder", "mod", "floor_mod",
@@ -24,7 +24,7 @@ __all__ = [
     "log2", "log10", "log1p", "sqrt", "rsqrt", "reciprocal", "sin", "cos", "tan", "tanh", "sinh",
     "cosh", "asin", "acos", "atan", "sigmoid", "erf", "floor", "ceil", "round", "trunc", "isnan",
     "isinf", "isfinite", "subtract_", "multiply_", "tanh_", "atan2", "expm1", "lerp", "logit",
-    "deg2rad", "rad2deg", "frac", "heaviside",
+    "deg2rad", "rad2deg", "frac", "heaviside", "add_n", "nansum", "nanmean",
 ]
 # Paddle has these in-place variants as Tensor methods only (paddle.add_ does not exist)
 _METHOD_ONLY = ["add_", "scale_", "clip_", "exp_", "sqrt_", "floor_", "ceil_", "reciprocal_",
@@ -271,6 +271,68 @@ def lerp_(x, y, weight, name=None):
     """x = x + weight * (y - x) in place (y and weight broadcast to x's shape)."""
     y, weight = _lerp_operands("lerp_", x, y, weight)
     return _dispatch.apply_inplace(TABLE["add"], x, ops.multiply(weight, ops.subtract(y, x)))
+
+
+# ---------------------------------------------------------------------------
+# add_n, nansum, nanmean
+# ---------------------------------------------------------------------------
+
+def add_n(inputs, name=None):
+    """The elementwise sum of a list (or tuple) of Tensors of one shape and dtype (no
+    broadcasting, as Paddle); a single Tensor comes back as a copy."""
+    tensors = [inputs] if isinstance(inputs, Tensor) else inputs
+    if not isinstance(tensors, (list, tuple)) or not tensors:
+        raise TypeError(f"add_n: inputs must be a Tensor or a non-empty list of Tensors, got "
+                        f"{inputs!r}")
+    for i, t in enumerate(tensors):
+        check_tensor("add_n", t, f"inputs[{i}]")
+        if t._data.dtype.kind == "b":
+            raise TypeError(f"add_n: inputs[{i}] has dtype bool, but add_n supports integer and "
+                            f"floating-point tensors")
+        if t.shape != tensors[0].shape or t._data.dtype != tensors[0]._data.dtype:
+            raise ValueError(f"add_n: the inputs must have one shape and dtype, but inputs[0] is "
+                             f"{tensors[0].shape} {tensors[0].dtype.name} and inputs[{i}] is "
+                             f"{t.shape} {t.dtype.name}")
+    out = ops.assign(tensors[0]) if len(tensors) == 1 else tensors[0]
+    for t in tensors[1:]:
+        out = ops.add(out, t)
+    return out
+
+
+def _nan_reduce_args(api, x, axis):
+    """The axis attribute after checking that x is a non-bool Tensor and axis is in range."""
+    check_tensor(api, x)
+    if x._data.dtype.kind not in "iuf":
+        raise TypeError(f"{api}: x has dtype {x.dtype.name}, but {api} supports integer and "
+                        f"floating-point tensors")
+    axis = axis_arg(api, axis)
+    normalize_axes(axis, x.ndim, op=api)
+    return axis
+
+
+def _zero_nans(x):
+    """x with its NaNs replaced by zeros (the gradient there is 0)."""
+    if x._data.dtype.kind != "f":
+        return x
+    return ops.where(ops.isnan(x), ops.full_like(x, fill_value=0), x)
+
+
+def nansum(x, axis=None, dtype=None, keepdim=False, name=None):
+    """Sum over axis (all when None) counting NaNs as zeros; integers sum to int64 unless
+    dtype is given, as paddle.sum."""
+    axis = _nan_reduce_args("nansum", x, axis)
+    return ops.sum(_zero_nans(x), axis=axis, dtype=dtype_arg(dtype), keepdim=bool(keepdim))
+
+
+def nanmean(x, axis=None, keepdim=False, name=None):
+    """Mean over axis (all when None) of the elements that are not NaN (NaN where there are
+    none); integers give float32, as Paddle."""
+    axis = _nan_reduce_args("nanmean", x, axis)
+    if x._data.dtype.kind != "f":
+        x = ops.cast(x, dtype=_F32)
+    count = ops.sum(ops.logical_not(ops.isnan(x)), axis=axis, dtype=x._data.dtype,
+                    keepdim=bool(keepdim))
+    return ops.divide(ops.sum(_zero_nans(x), axis=axis, keepdim=bool(keepdim)), count)
 
 
 # ---------------------------------------------------------------------------
