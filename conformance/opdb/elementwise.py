@@ -206,6 +206,20 @@ def _erf_ref(x):
     return out.astype(x.dtype if x.dtype.kind == "f" else F)
 
 
+def _erfinv_ref(x):
+    """Bisection on math.erf, or on math.erfc beyond |x| = 0.5 (where 1 - |x| is exact), in
+    float64: y with erf(y) = x; NaN outside [-1, 1], inf at the ends."""
+    a = np.abs(x.astype(np.float64))
+    lo, hi = np.zeros_like(a), np.full_like(a, 6.0)
+    erf, erfc = (np.vectorize(f, otypes=[np.float64]) for f in (math.erf, math.erfc))
+    for _ in range(80):
+        mid = (lo + hi) / 2
+        below = np.where(a > 0.5, erfc(mid) > 1 - a, erf(mid) < a)
+        lo, hi = np.where(below, mid, lo), np.where(below, hi, mid)
+    y = np.where(a < 1, (lo + hi) / 2, np.where(a == 1, np.inf, np.nan))
+    return np.copysign(y, x).astype(x.dtype if x.dtype.kind == "f" else F)
+
+
 def _sigmoid_ref(x):
     with np.errstate(over="ignore"):
         return 1 / (1 + np.exp(-x))
@@ -430,6 +444,9 @@ OPS = [
                                                 3.5, -5.0, 6.0, 30.0, np.inf, -np.inf, np.nan]),
     _math("expm1", np.expm1, special=[1e-10, -1e-10, 0.0, -0.0, 10.0, -30.0, np.inf, -np.inf,
                                       np.nan], errors=_dtype_error("expm1", np.bool_, n=1)),
+    _math("erfinv", _erfinv_ref, -0.95, 0.95,
+          special=[0.0, -0.0, 1e-30, 0.5, -0.9999, 0.999999, 1 - 1e-7, 1.0, -1.0, 1.5, np.nan],
+          errors=_dtype_error("erfinv", np.bool_, n=1)),
     OpInfo("atan2", _atan2_ref, _atan2_samples, dtypes=MATH_DTYPES, gradgrad=True,
            tol=INT_AS_FLOAT64,
            errors=_chain(_shape_error("atan2"), _dtype_error("atan2", np.bool_))),

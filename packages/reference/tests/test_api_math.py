@@ -6,6 +6,7 @@ at Paddle's conventions (logit's gradient outside its domain, ...) were checked 
 PaddlePaddle 3.3.1, where a comment says so.
 """
 
+import math
 import warnings
 
 import numpy as np
@@ -355,3 +356,41 @@ def test_nansum_and_nanmean_gradients():
         np.testing.assert_allclose(g, np.where(finite, 1 / count, 0.0))
     g = _sum_grad(paddle.nanmean, NAN_DATA)
     np.testing.assert_allclose(g, np.where(finite, 1 / finite.sum(), 0.0))
+
+
+# ---------------------------------------------------------------------------
+# erfinv
+# ---------------------------------------------------------------------------
+
+def test_erfinv_inverts_erf():
+    x = np.linspace(-0.999, 0.999, 41)
+    y = paddle.erfinv(T(x))
+    assert y.dtype == paddle.float64
+    np.testing.assert_allclose(paddle.erf(y).numpy(), x, rtol=1e-13, atol=1e-15)
+    np.testing.assert_allclose(T(x).erfinv().numpy(), y.numpy())
+    # the tails keep their digits: erfc(y) = 1 - x (math.erfc is the independent check)
+    tails = 1 - np.logspace(-15, -3, 7)
+    yt = paddle.erfinv(T(tails)).numpy()
+    np.testing.assert_allclose([math.erfc(v) for v in yt], 1 - tails, rtol=1e-12)
+    # from Paddle 3.3.1: erfinv(0.999999) in float64 (Paddle's is 4e-12 off: math.erfc of
+    # it misses 1 - 0.999999 by 1e-16, ours by 2e-22)
+    np.testing.assert_allclose(paddle.erfinv(T([0.999999], dtype="float64")).numpy(),
+                               [3.458910737260051], rtol=1e-10)
+
+
+def test_erfinv_ends_dtypes_and_errors():
+    out = paddle.erfinv(T([0.0, 1.0, -1.0, 1.5, np.nan]))
+    assert out.dtype == paddle.float32
+    np.testing.assert_array_equal(out.numpy(), [0.0, np.inf, -np.inf, np.nan, np.nan])
+    # integers give float32 (Paddle 3.3.1)
+    _close(paddle.erfinv(T([0, 1], dtype="int32")), np.array([0.0, np.inf], np.float32))
+    with pytest.raises(TypeError, match="erfinv: x has dtype bool"):
+        paddle.erfinv(T([True]))
+    with pytest.raises(TypeError, match="erfinv: x must be a Tensor"):
+        paddle.erfinv([0.5])
+
+
+def test_erfinv_gradient():
+    _check_grads(paddle.erfinv, RNG.uniform(-0.9, 0.9, (2, 3)))
+    # from Paddle 3.3.1: sqrt(pi) / 2 * exp(erfinv(0.5)**2)
+    np.testing.assert_allclose(_sum_grad(paddle.erfinv, [0.5, -0.5]), [1.112585] * 2, rtol=1e-6)

@@ -25,6 +25,7 @@ __all__ = [
     "cosh", "asin", "acos", "atan", "sigmoid", "erf", "floor", "ceil", "round", "trunc", "isnan",
     "isinf", "isfinite", "subtract_", "multiply_", "tanh_", "atan2", "expm1", "lerp", "logit",
     "deg2rad", "rad2deg", "frac", "heaviside", "add_n", "nansum", "nanmean",
+    "erfinv",
 ]
 # Paddle has these in-place variants as Tensor methods only (paddle.add_ does not exist)
 _METHOD_ONLY = ["add_", "scale_", "clip_", "exp_", "sqrt_", "floor_", "ceil_", "reciprocal_",
@@ -181,6 +182,8 @@ acos = _unary_function("acos", "Inverse cosine; integers give float32.")
 atan = _unary_function("atan", "Inverse tangent; integers give float32.")
 sigmoid = _unary_function("sigmoid", "1 / (1 + exp(-x)); integers give float32.")
 erf = _unary_function("erf", "The error function; integers give float32.")
+erfinv = _unary_function("erfinv", "The inverse of erf: NaN outside [-1, 1], -inf and inf at "
+                                   "-1 and 1; integers give float32.")
 expm1 = _unary_function("expm1", "exp(x) - 1, accurate for small x; integers give float32.")
 floor = _unary_function("floor", "Largest integer <= x (zero gradient; integers unchanged).")
 ceil = _unary_function("ceil", "Smallest integer >= x (zero gradient; integers unchanged).")

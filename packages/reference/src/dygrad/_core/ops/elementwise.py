@@ -412,7 +412,15 @@ def _atan2_grad(ctx, g):
                   -(g * x) / r2 if ctx.needs("y") else None)
 
 
+def _erfinv_grad(ctx, g):
+    """d erfinv(x) = sqrt(pi) / 2 exp(erfinv(x)**2) dx"""
+    out = ctx["out"]
+    return (g * ops.scale(ops.exp(out * out), scale=math.sqrt(math.pi) / 2),)
+
+
 _unary("expm1", "exp(x) - 1, accurate for small x", _expm1_grad, ("out",), kinds="iuf")
+_unary("erfinv", "the inverse of erf: NaN outside [-1, 1], -inf and inf at -1 and 1",
+       _erfinv_grad, ("out",), kinds="iuf")
 register(OpDef("atan2", ("x", "y"), _binary_meta("atan2", "iuf", _floating64),
                "the angle of the point (y, x) from the positive first axis, in [-pi, pi] "
                "(broadcasting; integers give float64, as Paddle)",
