@@ -220,6 +220,71 @@ def _erfinv_ref(x):
     return np.copysign(y, x).astype(x.dtype if x.dtype.kind == "f" else F)
 
 
+def _gamma_samples(special, **attrs):
+    """x in [0.2, 4) (integers: 1 to 4), negative x between the poles, then the special
+    values (not gradient-checked)."""
+    def gen(dtype, rng):
+        if np.dtype(dtype).kind in "iu":
+            yield from unary_samples(1, 4, **attrs)(dtype, rng)
+            return
+        yield from unary_samples(0.2, 4.0, **attrs)(dtype, rng)
+        neg = rng.uniform(0.2, 0.8, (3, 4)) - rng.integers(1, 4, (3, 4))
+        yield Sample((neg.astype(dtype),), dict(attrs), "negative, between the poles")
+        yield Sample((np.array(special, dtype),), dict(attrs), "special values", grad=False)
+    return gen
+
+
+def _negative_integer(x):
+    return (x < 0) & (x == np.floor(x))
+
+
+def _lgamma_ref(x):
+    """math.lgamma, inf at the poles (where math.lgamma refuses)."""
+    x64 = x.astype(np.float64)
+    poles = (x64 == 0) | _negative_integer(x64)
+    out = np.vectorize(math.lgamma, otypes=[np.float64])(np.where(poles, 1.0, x64))
+    return np.where(poles, np.inf, out).astype(x.dtype if x.dtype.kind == "f" else F)
+
+
+def _digamma_ref(x):
+    """psi(x) = psi(x + 1000) - sum_k<1000 1 / (x + k), with psi(z) = ln z - 1/(2z) -
+    1/(12 z**2) + 1/(120 z**4) at z = x + 1000 (the term 1 / x apart, so that -0 keeps its
+    sign); NaN at the negative integers, as Paddle."""
+    x64 = x.astype(np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        z = x64 + 1000
+        far = np.log(z) - 1 / (2 * z) - 1 / (12 * z ** 2) + 1 / (120 * z ** 4)
+        out = far - np.sum(1 / (x64[..., None] + np.arange(999.0, 0.0, -1.0)), axis=-1) - 1 / x64
+    return np.where(_negative_integer(x64), np.nan, out).astype(
+        x.dtype if x.dtype.kind == "f" else F)
+
+
+def _polygamma_ref(x, n=1):
+    """(-1)**(n+1) n! sum_k 1 / (x + k)**(n+1) (Hurwitz's zeta), summed to k = 999 with the
+    Euler-Maclaurin tail from x + 1000; (-1)**(n+1) inf at the poles, as Paddle."""
+    if n == 0:
+        return _digamma_ref(x)
+    x64 = x.astype(np.float64)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        z = x64 + 1000
+        tail = 1 / (n * z ** n) + 1 / (2 * z ** (n + 1)) + (n + 1) / (12 * z ** (n + 2))
+        total = np.sum((x64[..., None] + np.arange(1000.0)[::-1]) ** -(n + 1.0), axis=-1) + tail
+        out = (-1) ** (n + 1) * math.factorial(n) * total
+    poles = (x64 == 0) | _negative_integer(x64)
+    return np.where(poles, (-1) ** (n + 1) * np.inf, out).astype(
+        x.dtype if x.dtype.kind == "f" else F)
+
+
+def _polygamma_samples(dtype, rng):
+    for n in (1, 2, 3, 0):
+        yield from _gamma_samples([0.5, 1e-8, -2.5, 1e4, 0.0, -2.0, 1.0, np.nan], n=n)(dtype, rng)
+
+
+def _polygamma_errors(rng):
+    yield ErrorInput(_s(make((3,), F, rng), n=-1), ValueError, "polygamma: n must be an int >= 0")
+    yield ErrorInput(_s(np.array([True]), n=1), TypeError, "polygamma: x has dtype bool")
+
+
 def _sigmoid_ref(x):
     with np.errstate(over="ignore"):
         return 1 / (1 + np.exp(-x))
@@ -447,6 +512,16 @@ OPS = [
     _math("erfinv", _erfinv_ref, -0.95, 0.95,
           special=[0.0, -0.0, 1e-30, 0.5, -0.9999, 0.999999, 1 - 1e-7, 1.0, -1.0, 1.5, np.nan],
           errors=_dtype_error("erfinv", np.bool_, n=1)),
+    OpInfo("lgamma", _lgamma_ref, _gamma_samples([1.0, 2.0, 0.5, 1e-30, -2.5, 100.0, 0.0, -1.0,
+                                                   np.inf, -np.inf, np.nan]),
+           dtypes=MATH_DTYPES, gradgrad=True, tol=INT_AS_FLOAT32,
+           errors=_dtype_error("lgamma", np.bool_, n=1)),
+    OpInfo("digamma", _digamma_ref, _gamma_samples([1.0, 2.0, 0.5, 1e-8, -2.5, 1e4, 0.0, -0.0,
+                                                     -3.0, np.inf, np.nan]),
+           dtypes=MATH_DTYPES, gradgrad=True, tol=INT_AS_FLOAT32,
+           errors=_dtype_error("digamma", np.bool_, n=1)),
+    OpInfo("polygamma", _polygamma_ref, _polygamma_samples, dtypes=MATH_DTYPES, gradgrad=True,
+           tol=INT_AS_FLOAT32, errors=_polygamma_errors),
     OpInfo("atan2", _atan2_ref, _atan2_samples, dtypes=MATH_DTYPES, gradgrad=True,
            tol=INT_AS_FLOAT64,
            errors=_chain(_shape_error("atan2"), _dtype_error("atan2", np.bool_))),

@@ -394,3 +394,85 @@ def test_erfinv_gradient():
     _check_grads(paddle.erfinv, RNG.uniform(-0.9, 0.9, (2, 3)))
     # from Paddle 3.3.1: sqrt(pi) / 2 * exp(erfinv(0.5)**2)
     np.testing.assert_allclose(_sum_grad(paddle.erfinv, [0.5, -0.5]), [1.112585] * 2, rtol=1e-6)
+
+
+# ---------------------------------------------------------------------------
+# lgamma, digamma, polygamma
+# ---------------------------------------------------------------------------
+
+GAMMA_X = np.array([-7.25, -2.5, -0.3, 1e-8, 0.1, 0.5, 1.0, 1.5, 2.0, 3.7, 9.99, 10.0, 25.0, 1e5])
+
+
+def test_lgamma_values():
+    expected = [math.lgamma(v) for v in GAMMA_X]
+    np.testing.assert_allclose(paddle.lgamma(T(GAMMA_X)).numpy(), expected, rtol=2e-15, atol=1e-15)
+    np.testing.assert_allclose(T(GAMMA_X).lgamma().numpy(), expected, rtol=2e-15, atol=1e-15)
+    # near the roots 1 and 2 the result keeps its relative accuracy (Paddle 3.3.1's values;
+    # math.lgamma(1 - 1e-9) is 8e-7 off there)
+    np.testing.assert_allclose(paddle.lgamma(T([1 - 1e-9, 2 + 1e-9], dtype="float64")).numpy(),
+                               [5.77215649399226e-10, 4.2278437040226697e-10], rtol=1e-14)
+    # the poles and infinities give inf (Paddle 3.3.1)
+    with np.errstate(divide="ignore"):
+        out = paddle.lgamma(T([0.0, -0.0, -1.0, -4.0, np.inf, -np.inf], dtype="float64")).numpy()
+    np.testing.assert_array_equal(out, [np.inf] * 6)
+
+
+def test_digamma_and_polygamma_values():
+    # from Paddle 3.3.1 (float64)
+    x = T([-2.5, -0.3, -7.25, 0.1, 25.0, 1e-8], dtype="float64")
+    np.testing.assert_allclose(paddle.digamma(x).numpy(), [
+        1.1031566406452433, 2.1133097796353986, 5.189977214956288, -10.423754940411076,
+        3.198742512851974, -100000000.57721566], rtol=1e-14)
+    np.testing.assert_allclose(paddle.polygamma(x, 1).numpy(), [
+        9.539246644989124, 13.945160267805724, 19.610354539293265, 101.43329915079275,
+        0.04081066325722558, 1e+16], rtol=1e-14)
+    np.testing.assert_allclose(x.polygamma(4).numpy(), [
+        -0.06799599950675606, 9731.834956233522, 24481.573142242185, -2400015.607203196,
+        -1.6629714250078935e-05, -2.4e+41], rtol=1e-12)
+    np.testing.assert_allclose(paddle.polygamma(x, 0).numpy(), x.digamma().numpy())
+    # psi(1) = -Euler's gamma, psi_1(1) = pi**2 / 6, psi_2(1) = -2 zeta(3)
+    one = T([1.0], dtype="float64")
+    np.testing.assert_allclose(paddle.digamma(one).numpy(), [-0.5772156649015329], rtol=1e-15)
+    np.testing.assert_allclose(paddle.polygamma(one, 1).numpy(), [math.pi ** 2 / 6], rtol=1e-15)
+    np.testing.assert_allclose(paddle.polygamma(one, 2).numpy(), [-2 * 1.2020569031595942],
+                               rtol=1e-15)
+
+
+def test_digamma_and_polygamma_at_the_poles_as_paddle():
+    # Paddle 3.3.1: digamma -inf at 0, inf at -0, NaN at the negative integers;
+    # polygamma (-1)**(n+1) inf at all of them
+    with np.errstate(divide="ignore", invalid="ignore"):
+        x = T([0.0, -0.0, -1.0, -3.0], dtype="float64")
+        np.testing.assert_array_equal(paddle.digamma(x).numpy(), [-np.inf, np.inf, np.nan, np.nan])
+        np.testing.assert_array_equal(paddle.polygamma(x, 1).numpy(), [np.inf] * 4)
+        np.testing.assert_array_equal(paddle.polygamma(x, 2).numpy(), [-np.inf] * 4)
+
+
+def test_gamma_family_dtypes_and_errors():
+    # integers give float32 (Paddle 3.3.1)
+    _close(paddle.lgamma(T([1, 3])), np.array([0.0, math.log(2)], np.float32))
+    _close(paddle.digamma(T([1, 3], dtype="int32")),
+           np.array([-0.5772157, 0.9227843], np.float32), rtol=1e-6)
+    _close(paddle.polygamma(T([1, 3]), 1), np.array([1.644934, 0.394934], np.float32), rtol=1e-5)
+    assert paddle.lgamma(T([2.5])).dtype == paddle.float32
+    for api in (paddle.lgamma, paddle.digamma):
+        with pytest.raises(TypeError, match=f"{api.__name__}: x has dtype bool"):
+            api(T([True]))
+    with pytest.raises(ValueError, match="polygamma: n must be >= 0, got -1"):
+        paddle.polygamma(T([1.0]), -1)
+    with pytest.raises(TypeError, match="polygamma: n must be an int, got float"):
+        paddle.polygamma(T([1.0]), 1.5)
+    with pytest.raises(TypeError, match="polygamma: x must be a Tensor"):
+        paddle.polygamma([1.0], 1)
+
+
+def test_gamma_family_gradients():
+    x = np.array([[0.3, 1.7, 4.2], [-0.4, -2.6, 12.5]])
+    _check_grads(paddle.lgamma, x)
+    _check_grads(paddle.digamma, x)
+    _check_grads(lambda t: paddle.polygamma(t, 2), x)
+    # from Paddle 3.3.1: d lgamma = digamma, d digamma = polygamma(1)
+    np.testing.assert_allclose(_sum_grad(paddle.lgamma, [0.5, -0.5]), [-1.9635108, 0.03648996],
+                               rtol=1e-6)
+    np.testing.assert_allclose(_sum_grad(paddle.digamma, [0.5, -0.5]), [4.934802, 8.934802],
+                               rtol=1e-6)

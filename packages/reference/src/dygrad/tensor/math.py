@@ -25,7 +25,7 @@ __all__ = [
     "cosh", "asin", "acos", "atan", "sigmoid", "erf", "floor", "ceil", "round", "trunc", "isnan",
     "isinf", "isfinite", "subtract_", "multiply_", "tanh_", "atan2", "expm1", "lerp", "logit",
     "deg2rad", "rad2deg", "frac", "heaviside", "add_n", "nansum", "nanmean",
-    "erfinv",
+    "erfinv", "lgamma", "digamma", "polygamma",
 ]
 # Paddle has these in-place variants as Tensor methods only (paddle.add_ does not exist)
 _METHOD_ONLY = ["add_", "scale_", "clip_", "exp_", "sqrt_", "floor_", "ceil_", "reciprocal_",
@@ -184,6 +184,10 @@ sigmoid = _unary_function("sigmoid", "1 / (1 + exp(-x)); integers give float32."
 erf = _unary_function("erf", "The error function; integers give float32.")
 erfinv = _unary_function("erfinv", "The inverse of erf: NaN outside [-1, 1], -inf and inf at "
                                    "-1 and 1; integers give float32.")
+lgamma = _unary_function("lgamma", "log |Gamma(x)| (inf at 0 and the negative integers); "
+                                   "integers give float32.")
+digamma = _unary_function("digamma", "The derivative of lgamma (-inf at 0, NaN at the negative "
+                                     "integers); integers give float32.")
 expm1 = _unary_function("expm1", "exp(x) - 1, accurate for small x; integers give float32.")
 floor = _unary_function("floor", "Largest integer <= x (zero gradient; integers unchanged).")
 ceil = _unary_function("ceil", "Smallest integer >= x (zero gradient; integers unchanged).")
@@ -211,6 +215,16 @@ def logit(x, eps=None, name=None):
     Integers give float32."""
     check_tensor("logit", x)
     return ops.logit(x, eps=0.0 if eps is None else float(_number("logit", eps, "eps")))
+
+
+def polygamma(x, n, name=None):
+    """The n-th derivative of digamma (n = 0: digamma itself); integers give float32."""
+    check_tensor("polygamma", x)
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
+        raise TypeError(f"polygamma: n must be an int, got {type(n).__name__}")
+    if n < 0:
+        raise ValueError(f"polygamma: n must be >= 0, got {n}")
+    return ops.polygamma(x, n=int(n))
 
 
 def _angle(api, x, factor):

@@ -418,7 +418,37 @@ def _erfinv_grad(ctx, g):
     return (g * ops.scale(ops.exp(out * out), scale=math.sqrt(math.pi) / 2),)
 
 
+def _lgamma_grad(ctx, g):
+    """d lgamma(x) = digamma(x) dx"""
+    return (g * ops.digamma(ctx["x"]),)
+
+
+def _digamma_grad(ctx, g):
+    """d digamma(x) = polygamma(x, 1) dx"""
+    return (g * ops.polygamma(ctx["x"], n=1),)
+
+
+def _polygamma_meta(x, n=1):
+    _check_kinds("polygamma", "iuf", x=x)
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 0:
+        raise ValueError(f"polygamma: n must be an int >= 0, got {n!r}")
+    return Meta(tuple(x.shape), _floating(x.dtype))
+
+
+def _polygamma_grad(ctx, g):
+    """d polygamma(x, n) = polygamma(x, n + 1) dx"""
+    return (g * ops.polygamma(ctx["x"], n=ctx.attrs["n"] + 1),)
+
+
 _unary("expm1", "exp(x) - 1, accurate for small x", _expm1_grad, ("out",), kinds="iuf")
+_unary("lgamma", "log |Gamma(x)| (inf at 0, the negative integers and +-inf)", _lgamma_grad,
+       ("x",), kinds="iuf")
+_unary("digamma", "the derivative of lgamma (-inf at 0, inf at -0, NaN at the negative "
+       "integers, as Paddle)", _digamma_grad, ("x",), kinds="iuf")
+register(OpDef("polygamma", ("x",), _polygamma_meta,
+               "the n-th derivative of digamma (digamma for n = 0); (-1)**(n+1) inf at 0 and "
+               "the negative integers, as Paddle; integers give float32",
+               attrs={"n": 1}, grad=_polygamma_grad, saves=("x",)))
 _unary("erfinv", "the inverse of erf: NaN outside [-1, 1], -inf and inf at -1 and 1",
        _erfinv_grad, ("out",), kinds="iuf")
 register(OpDef("atan2", ("x", "y"), _binary_meta("atan2", "iuf", _floating64),
