@@ -476,3 +476,44 @@ def test_gamma_family_gradients():
                                rtol=1e-6)
     np.testing.assert_allclose(_sum_grad(paddle.digamma, [0.5, -0.5]), [4.934802, 8.934802],
                                rtol=1e-6)
+
+
+# ---------------------------------------------------------------------------
+# in-place variants
+# ---------------------------------------------------------------------------
+
+INPLACE = [
+    ("frac_", lambda a: a - np.trunc(a), {}), ("expm1_", np.expm1, {}),
+    ("logit_", lambda a: np.log(np.clip(a, 0.2, 0.8) / (1 - np.clip(a, 0.2, 0.8))), {"eps": 0.2}),
+    ("erfinv_", lambda a: np.array([paddle.erfinv(T(v)).item() for v in a]), {}),
+    ("lgamma_", lambda a: np.array([math.lgamma(v) for v in a]), {}),
+    ("digamma_", lambda a: paddle.digamma(T(a)).numpy(), {}),
+    ("polygamma_", lambda a: paddle.polygamma(T(a), 2).numpy(), {"n": 2}),
+]
+
+
+@pytest.mark.parametrize("name,ref,kw", INPLACE, ids=[n for n, _, _ in INPLACE])
+def test_inplace_variants(name, ref, kw):
+    a = np.array([0.1, 0.35, 0.5, 0.9], np.float64)
+    expected = ref(a)
+    x = T(a)
+    assert getattr(x, name)(**kw) is x
+    np.testing.assert_allclose(x.numpy(), expected, rtol=1e-7)
+    if hasattr(paddle, name):  # Paddle has these as functions too (not erfinv_)
+        x = T(a)
+        assert getattr(paddle, name)(x, **kw) is x
+        np.testing.assert_allclose(x.numpy(), expected, rtol=1e-7)
+    if name != "frac_":
+        with pytest.raises(TypeError, match=f"{name}: x has dtype int64, but its result is "
+                                            f"floating-point"):
+            getattr(T([1, 2]), name)(**kw)
+
+
+def test_inplace_frac_of_integers_and_polygamma_order():
+    x = T([3, -2], dtype="int32")
+    paddle.frac_(x)
+    np.testing.assert_array_equal(x.numpy(), [0, 0])
+    assert x.dtype == paddle.int32
+    with pytest.raises(ValueError, match="polygamma_: n must be >= 0"):
+        T([1.0]).polygamma_(-2)
+    assert not hasattr(paddle, "erfinv_") and not hasattr(paddle, "lerp_")  # methods only

@@ -25,11 +25,12 @@ __all__ = [
     "cosh", "asin", "acos", "atan", "sigmoid", "erf", "floor", "ceil", "round", "trunc", "isnan",
     "isinf", "isfinite", "subtract_", "multiply_", "tanh_", "atan2", "expm1", "lerp", "logit",
     "deg2rad", "rad2deg", "frac", "heaviside", "add_n", "nansum", "nanmean",
-    "erfinv", "lgamma", "digamma", "polygamma",
+    "erfinv", "lgamma", "digamma", "polygamma", "frac_", "logit_", "expm1_", "lgamma_",
+    "digamma_", "polygamma_",
 ]
 # Paddle has these in-place variants as Tensor methods only (paddle.add_ does not exist)
 _METHOD_ONLY = ["add_", "scale_", "clip_", "exp_", "sqrt_", "floor_", "ceil_", "reciprocal_",
-                "round_", "lerp_"]
+                "round_", "lerp_", "erfinv_"]
 METHODS = [*__all__, *_METHOD_ONLY]
 
 _F32 = np.dtype(np.float32)
@@ -217,14 +218,19 @@ def logit(x, eps=None, name=None):
     return ops.logit(x, eps=0.0 if eps is None else float(_number("logit", eps, "eps")))
 
 
+def _order(api, n):
+    """polygamma's n: an int >= 0."""
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
+        raise TypeError(f"{api}: n must be an int, got {type(n).__name__}")
+    if n < 0:
+        raise ValueError(f"{api}: n must be >= 0, got {n}")
+    return int(n)
+
+
 def polygamma(x, n, name=None):
     """The n-th derivative of digamma (n = 0: digamma itself); integers give float32."""
     check_tensor("polygamma", x)
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
-        raise TypeError(f"polygamma: n must be an int, got {type(n).__name__}")
-    if n < 0:
-        raise ValueError(f"polygamma: n must be >= 0, got {n}")
-    return ops.polygamma(x, n=int(n))
+    return ops.polygamma(x, n=_order("polygamma", n))
 
 
 def _angle(api, x, factor):
@@ -425,6 +431,45 @@ def tanh_(x, name=None):
 def reciprocal_(x, name=None):
     """x = 1 / x in place (x must be floating-point)."""
     return _dispatch.apply_inplace(TABLE["reciprocal"], _float_inplace("reciprocal_", x))
+
+
+def _float_inplace_function(op_name):
+    """A public ``f_(x, name=None)`` writing the table's unary op ``op_name`` into x."""
+    op, api = TABLE[op_name], f"{op_name}_"
+
+    def fn(x, name=None):
+        return _dispatch.apply_inplace(op, _float_inplace(api, x))
+    fn.__name__ = fn.__qualname__ = api
+    fn.__doc__ = f"x = {op_name}(x) in place (x must be floating-point)."
+    return fn
+
+
+expm1_ = _float_inplace_function("expm1")
+erfinv_ = _float_inplace_function("erfinv")
+lgamma_ = _float_inplace_function("lgamma")
+digamma_ = _float_inplace_function("digamma")
+
+
+def logit_(x, eps=None, name=None):
+    """x = logit(x, eps) in place (x must be floating-point)."""
+    _float_inplace("logit_", x)
+    return _dispatch.apply_inplace(TABLE["logit"], x,
+                                   eps=0.0 if eps is None else float(_number("logit_", eps, "eps")))
+
+
+def polygamma_(x, n, name=None):
+    """x = polygamma(x, n) in place (x must be floating-point)."""
+    _float_inplace("polygamma_", x)
+    return _dispatch.apply_inplace(TABLE["polygamma"], x, n=_order("polygamma_", n))
+
+
+def frac_(x, name=None):
+    """x = x - trunc(x) in place."""
+    check_tensor("frac_", x)
+    if x._data.dtype.kind not in "iuf":
+        raise TypeError(f"frac_: x has dtype {x.dtype.name}, but frac_ supports integer and "
+                        f"floating-point tensors")
+    return _dispatch.apply_inplace(TABLE["subtract"], x, ops.trunc(x))
 
 
 def floor_(x, name=None):
