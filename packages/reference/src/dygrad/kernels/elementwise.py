@@ -301,11 +301,20 @@ def _erf_parts(a):
     return small, np.exp(-b * b) / np.sqrt(np.pi) / f
 
 
+def _as_float64(x):
+    _no_bool(x)
+    return x.astype(np.float64)
+
+
+def _float_like(out, x):
+    """A float64 result in x's float dtype (float32 for integers)."""
+    return out.astype(x.dtype if x.dtype.kind == "f" else np.float32)
+
+
 @kernel
 def erfinv(x):
     """the inverse of erf: NaN outside [-1, 1], -inf and inf at -1 and 1"""
-    _no_bool(x)
-    return _erfinv64(x.astype(np.float64)).astype(x.dtype if x.dtype.kind == "f" else np.float32)
+    return _float_like(_erfinv64(_as_float64(x)), x)
 
 
 def _erfinv64(x):
@@ -354,16 +363,6 @@ def _zeta_minus_one(kmax):
 # lgamma(1 + e) = -gamma e + (e - log1p(e)) + sum_k (-1)**k (zeta(k) - 1) / k e**k, k >= 2:
 # the coefficients of that sum, highest power first (|e| <= 1/2: 0.25**30 is below 1e-18)
 _LGAMMA1 = (np.array([(-1) ** k / k for k in range(2, 33)]) * _zeta_minus_one(32))[::-1]
-
-
-def _as_float64(x):
-    _no_bool(x)
-    return x.astype(np.float64)
-
-
-def _float_like(out, x):
-    """A float64 result in x's float dtype (float32 for integers)."""
-    return out.astype(x.dtype if x.dtype.kind == "f" else np.float32)
 
 
 def _pole(x):

@@ -233,14 +233,19 @@ def polygamma(x, n, name=None):
     return ops.polygamma(x, n=_order("polygamma", n))
 
 
-def _angle(api, x, factor):
-    """x * factor in x's float dtype (integers as float32, as Paddle)."""
+def _check_numeric(api, x):
+    """Raise a TypeError naming the API unless x is an integer or floating-point Tensor."""
     check_tensor(api, x)
-    kind = x._data.dtype.kind
-    if kind not in "iuf":
+    if x._data.dtype.kind not in "iuf":
         raise TypeError(f"{api}: x has dtype {x.dtype.name}, but {api} supports integer and "
                         f"floating-point tensors")
-    return ops.scale(x if kind == "f" else ops.cast(x, dtype=_F32), scale=factor)
+    return x
+
+
+def _angle(api, x, factor):
+    """x * factor in x's float dtype (integers as float32, as Paddle)."""
+    _check_numeric(api, x)
+    return ops.scale(x if x._data.dtype.kind == "f" else ops.cast(x, dtype=_F32), scale=factor)
 
 
 def deg2rad(x, name=None):
@@ -256,10 +261,7 @@ def rad2deg(x, name=None):
 def frac(x, name=None):
     """The fractional part x - trunc(x), with the sign of x (gradient 1); integer tensors
     give zeros of their dtype, as Paddle."""
-    check_tensor("frac", x)
-    if x._data.dtype.kind not in "iuf":
-        raise TypeError(f"frac: x has dtype {x.dtype.name}, but frac supports integer and "
-                        f"floating-point tensors")
+    _check_numeric("frac", x)
     return ops.subtract(x, ops.trunc(x))
 
 
@@ -323,11 +325,8 @@ def add_n(inputs, name=None):
 
 
 def _nan_reduce_args(api, x, axis):
-    """The axis attribute after checking that x is a non-bool Tensor and axis is in range."""
-    check_tensor(api, x)
-    if x._data.dtype.kind not in "iuf":
-        raise TypeError(f"{api}: x has dtype {x.dtype.name}, but {api} supports integer and "
-                        f"floating-point tensors")
+    """The axis attribute, after checking x and that axis is in range."""
+    _check_numeric(api, x)
     axis = axis_arg(api, axis)
     normalize_axes(axis, x.ndim, op=api)
     return axis
@@ -465,10 +464,7 @@ def polygamma_(x, n, name=None):
 
 def frac_(x, name=None):
     """x = x - trunc(x) in place."""
-    check_tensor("frac_", x)
-    if x._data.dtype.kind not in "iuf":
-        raise TypeError(f"frac_: x has dtype {x.dtype.name}, but frac_ supports integer and "
-                        f"floating-point tensors")
+    _check_numeric("frac_", x)
     return _dispatch.apply_inplace(TABLE["subtract"], x, ops.trunc(x))
 
 

@@ -398,14 +398,18 @@ _unary("sigmoid", "1 / (1 + exp(-x))", _sigmoid_grad, ("out",))
 _unary("erf", "the error function 2/sqrt(pi) * integral of exp(-t**2) from 0 to x",
        _erf_grad, ("x",))
 
+
+# ---------------------------------------------------------------------------
+# more math functions: expm1, the gamma family, erfinv, atan2, logit, heaviside
+# ---------------------------------------------------------------------------
+
 def _expm1_grad(ctx, g):
     """d(exp(x) - 1) = exp(x) dx = (out + 1) dx"""
     return (g * ops.scale(ctx["out"], bias=1.0),)
 
 
 def _atan2_grad(ctx, g):
-    """With out = atan2(x, y): dx = y / (x**2 + y**2) dx and dy = -x / (x**2 + y**2) dy
-    (NaN at x = y = 0, as Paddle)."""
+    """d atan2(x, y) = (y dx - x dy) / (x**2 + y**2) (NaN at x = y = 0, as Paddle)."""
     x, y = ctx["x"], ctx["y"]
     r2 = x * x + y * y
     return _grads(ctx, g * y / r2 if ctx.needs("x") else None,
