@@ -361,8 +361,17 @@ def _zeta_minus_one(kmax):
 
 
 # lgamma(1 + e) = -gamma e + (e - log1p(e)) + sum_k (-1)**k (zeta(k) - 1) / k e**k, k >= 2:
-# the coefficients of that sum, highest power first (|e| <= 1/2: 0.25**30 is below 1e-18)
-_LGAMMA1 = (np.array([(-1) ** k / k for k in range(2, 33)]) * _zeta_minus_one(32))[::-1]
+# the coefficients of that sum, highest power first (|e| <= 1/2: 0.25**30 is below 1e-18),
+# as Python floats, so the kernels stay array-module agnostic (the GPU engine runs them)
+_LGAMMA1 = [(-1) ** k / k * z for k, z in zip(range(2, 33), _zeta_minus_one(32).tolist())][::-1]
+
+
+def _horner(coefficients, x):
+    """The polynomial with ``coefficients`` (highest power first) at x."""
+    out = np.zeros_like(x)
+    for c in coefficients:
+        out = out * x + c
+    return out
 
 
 def _pole(x):
@@ -408,7 +417,7 @@ def _lgamma64(x):
             zs = np.where(high, zs - 1, zs)
         near1 = zs < 1.5
         e = np.where(near1, zs - 1, zs - 2)
-        series = -_EULER_GAMMA * e + (e - np.log1p(e)) + np.polyval(_LGAMMA1, e) * e * e
+        series = -_EULER_GAMMA * e + (e - np.log1p(e)) + _horner(_LGAMMA1, e) * e * e
         small = series + np.where(near1, 0.0, np.log1p(e)) + np.log(scale)
         pos = np.where(big, stirling, small)
         out = np.where(neg, np.log(np.pi / _abs_sinpi(x)) - pos, pos)
@@ -437,11 +446,12 @@ def _digamma64(x):
 
 def _cot_derivative_poly(n):
     """P_n with d^n/dx^n cot(pi x) = pi**n P_n(cot(pi x)): P_0 = c and
-    P_(k+1) = -(1 + c**2) P_k' (NumPy coefficients, highest power first)."""
-    p = np.array([1.0, 0.0])
+    P_(k+1) = -(1 + c**2) P_k' (integer coefficients, highest power first)."""
+    p = [0, 1]  # lowest power first while building
     for _ in range(n):
-        p = np.polymul([-1.0, 0.0, -1.0], np.polyder(p))
-    return p
+        d = [i * p[i] for i in range(1, len(p))] + [0, 0]
+        p = [-(d[i] + (d[i - 2] if i >= 2 else 0)) for i in range(len(d))]
+    return p[::-1]
 
 
 def _polygamma64(x, n):
@@ -463,8 +473,8 @@ def _polygamma64(x, n):
             c = b * math.factorial(2 * k + n - 1) / math.factorial(2 * k)
             series = series + c / z ** (2 * k + n)
         pos = sign * (fact * acc + series)
-        reflected = (-1.0) ** n * pos - np.pi ** (n + 1) * np.polyval(_cot_derivative_poly(n),
-                                                                      _cotpi(x))
+        reflected = (-1.0) ** n * pos - np.pi ** (n + 1) * _horner(_cot_derivative_poly(n),
+                                                                     _cotpi(x))
         out = np.where(neg, reflected, pos)
         return np.where(_pole(x), sign * np.inf, out)
 
