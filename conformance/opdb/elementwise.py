@@ -30,6 +30,8 @@ from . import (
 F = np.float32
 MATH_DTYPES = FLOATS16 + INTS
 INT_AS_FLOAT32 = {np.int32: DEFAULT_TOL[np.dtype(F)], np.int64: DEFAULT_TOL[np.dtype(F)]}
+INT_AS_FLOAT64 = {np.int32: DEFAULT_TOL[np.dtype(np.float64)],
+                  np.int64: DEFAULT_TOL[np.dtype(np.float64)]}
 
 
 def _s(*inputs, desc="", grad=True, **attrs):
@@ -204,6 +206,85 @@ def _erf_ref(x):
     return out.astype(x.dtype if x.dtype.kind == "f" else F)
 
 
+def _erfinv_ref(x):
+    """Bisection on math.erf, or on math.erfc beyond |x| = 0.5 (where 1 - |x| is exact), in
+    float64: y with erf(y) = x; NaN outside [-1, 1], inf at the ends."""
+    a = np.abs(x.astype(np.float64))
+    lo, hi = np.zeros_like(a), np.full_like(a, 6.0)
+    erf, erfc = (np.vectorize(f, otypes=[np.float64]) for f in (math.erf, math.erfc))
+    for _ in range(80):
+        mid = (lo + hi) / 2
+        below = np.where(a > 0.5, erfc(mid) > 1 - a, erf(mid) < a)
+        lo, hi = np.where(below, mid, lo), np.where(below, hi, mid)
+    y = np.where(a < 1, (lo + hi) / 2, np.where(a == 1, np.inf, np.nan))
+    return np.copysign(y, x).astype(x.dtype if x.dtype.kind == "f" else F)
+
+
+def _gamma_samples(special, **attrs):
+    """x in [0.5, 4) (integers: 1 to 4), negative x at least 0.35 from the poles (so that
+    the derivatives stay finite in float16), then the special values (not gradient-checked)."""
+    def gen(dtype, rng):
+        if np.dtype(dtype).kind in "iu":
+            yield from unary_samples(1, 4, **attrs)(dtype, rng)
+            return
+        yield from unary_samples(0.5, 4.0, **attrs)(dtype, rng)
+        neg = rng.uniform(0.35, 0.65, (3, 4)) - rng.integers(1, 4, (3, 4))
+        yield Sample((neg.astype(dtype),), dict(attrs), "negative, between the poles")
+        yield Sample((np.array(special, dtype),), dict(attrs), "special values", grad=False)
+    return gen
+
+
+def _negative_integer(x):
+    return (x < 0) & (x == np.floor(x))
+
+
+def _lgamma_ref(x):
+    """math.lgamma, inf at the poles (where math.lgamma refuses)."""
+    x64 = x.astype(np.float64)
+    poles = (x64 == 0) | _negative_integer(x64)
+    out = np.vectorize(math.lgamma, otypes=[np.float64])(np.where(poles, 1.0, x64))
+    return np.where(poles, np.inf, out).astype(x.dtype if x.dtype.kind == "f" else F)
+
+
+def _digamma_ref(x):
+    """psi(x) = psi(x + 1000) - sum_k<1000 1 / (x + k), with psi(z) = ln z - 1/(2z) -
+    1/(12 z**2) + 1/(120 z**4) at z = x + 1000 (the term 1 / x apart, so that -0 keeps its
+    sign); NaN at the negative integers, as Paddle."""
+    x64 = x.astype(np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        z = x64 + 1000
+        far = np.log(z) - 1 / (2 * z) - 1 / (12 * z ** 2) + 1 / (120 * z ** 4)
+        out = far - np.sum(1 / (x64[..., None] + np.arange(999.0, 0.0, -1.0)), axis=-1) - 1 / x64
+    return np.where(_negative_integer(x64), np.nan, out).astype(
+        x.dtype if x.dtype.kind == "f" else F)
+
+
+def _polygamma_ref(x, n=1):
+    """(-1)**(n+1) n! sum_k 1 / (x + k)**(n+1) (Hurwitz's zeta), summed to k = 999 with the
+    Euler-Maclaurin tail from x + 1000; (-1)**(n+1) inf at the poles, as Paddle."""
+    if n == 0:
+        return _digamma_ref(x)
+    x64 = x.astype(np.float64)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        z = x64 + 1000
+        tail = 1 / (n * z ** n) + 1 / (2 * z ** (n + 1)) + (n + 1) / (12 * z ** (n + 2))
+        total = np.sum((x64[..., None] + np.arange(1000.0)[::-1]) ** -(n + 1.0), axis=-1) + tail
+        out = (-1) ** (n + 1) * math.factorial(n) * total
+    poles = (x64 == 0) | _negative_integer(x64)
+    return np.where(poles, (-1) ** (n + 1) * np.inf, out).astype(
+        x.dtype if x.dtype.kind == "f" else F)
+
+
+def _polygamma_samples(dtype, rng):
+    for n in (1, 2, 3, 0):
+        yield from _gamma_samples([0.5, 1e-8, -2.5, 1e4, 0.0, -2.0, 1.0, np.nan], n=n)(dtype, rng)
+
+
+def _polygamma_errors(rng):
+    yield ErrorInput(_s(make((3,), F, rng), n=-1), ValueError, "polygamma: n must be an int >= 0")
+    yield ErrorInput(_s(np.array([True]), n=1), TypeError, "polygamma: x has dtype bool")
+
+
 def _sigmoid_ref(x):
     with np.errstate(over="ignore"):
         return 1 / (1 + np.exp(-x))
@@ -229,10 +310,68 @@ def _step_ref(fn):
     return lambda x: fn(x) if x.dtype.kind == "f" else x
 
 
-def _math(name, fn, low=-2.0, high=2.0, special=(), samples=None):
+def _math(name, fn, low=-2.0, high=2.0, special=(), samples=None, errors=None):
     """An entry for a math function: floats (float16 too) and integers (as float32)."""
     return OpInfo(name, _in_float(fn), samples or _domain(low, high, special), dtypes=MATH_DTYPES,
-                  gradgrad=True, tol=INT_AS_FLOAT32)
+                  gradgrad=True, tol=INT_AS_FLOAT32, errors=errors)
+
+
+def _atan2_samples(dtype, rng):
+    """Broadcasting pairs with x away from 0, where atan2 jumps by 2 pi when y < 0; then
+    the signed zeros and infinities (not gradient-checked)."""
+    for sx, sy in BINARY_SHAPES:
+        yield _s(_nonzero(sx, dtype, rng), make(sy, dtype, rng), desc=f"{sx}x{sy}")
+    if np.dtype(dtype).kind == "f":
+        x = np.array([0.0, -0.0, 0.0, -0.0, 1.0, -1.0, np.inf, np.inf, -np.inf, np.nan], dtype)
+        y = np.array([0.0, 0.0, -0.0, -1.0, 0.0, np.inf, np.inf, -np.inf, 2.0, 1.0], dtype)
+        yield _s(x, y, desc="zeros and infinities", grad=False)
+
+
+def _logit_samples(dtype, rng):
+    """x inside (0, 1) with and without clipping; integers are 0 or 1 (-inf and inf); then
+    values outside [0, 1] and at its ends (not gradient-checked)."""
+    if np.dtype(dtype).kind in "iu":
+        for shape in UNARY_SHAPES:
+            yield _s(make(shape, dtype, rng, 0, 1), eps=0.0, desc=f"{shape}")
+        return
+    for eps in (0.0, 0.1, 0.3):
+        for shape in UNARY_SHAPES:
+            yield _s(make(shape, dtype, rng, 0.02, 0.98), eps=eps, desc=f"{shape} eps {eps}")
+    yield _s(make((3, 4), dtype, rng, 0.05, 0.95), desc="default eps")
+    special = np.array([0.0, 1.0, -0.5, 1.5, np.nan, 0.5], dtype)
+    for eps in (0.0, 0.2, 0.7):
+        yield _s(special, eps=eps, desc=f"ends and outside, eps {eps}", grad=False)
+
+
+def _logit_ref(x, eps=1e-6):
+    """ln(x) - ln(1 - x) after clipping x to [eps, 1 - eps] (none for eps 0; for eps > 0.5
+    every value but NaN becomes eps, as Paddle)."""
+    x = x if x.dtype.kind == "f" else x.astype(F)
+    if eps > 0.5:
+        x = np.where(np.isnan(x), x, eps).astype(x.dtype)
+    elif eps:
+        x = np.clip(x, eps, 1 - eps).astype(x.dtype)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.log(x) - np.log1p(-x)
+
+
+def _heaviside_samples(dtype, rng):
+    """Broadcasting pairs with about a third of x zero (where the output is y), then NaN."""
+    for sx, sy in BINARY_SHAPES:
+        yield _s(_with_zeros(make(sx, dtype, rng), rng), make(sy, dtype, rng), desc=f"{sx}x{sy}")
+    if np.dtype(dtype).kind == "f":
+        yield _s(np.array([np.nan, -0.0, np.inf, -np.inf], dtype), np.array([0.5], dtype),
+                 desc="nan, -0 and infinities", grad=False)
+
+
+def _heaviside_ref(x, y):
+    """np.heaviside, except NaN in x gives 0 as in Paddle."""
+    return np.where(np.isnan(x), 0, np.heaviside(x, y)).astype(np.result_type(x, y))
+
+
+def _atan2_ref(x, y):
+    """np.arctan2; integers in float64."""
+    return np.arctan2(x, y) if x.dtype.kind == "f" else np.arctan2(x, y, dtype=np.float64)
 
 
 # ---------------------------------------------------------------------------
@@ -368,6 +507,29 @@ OPS = [
     _math("sigmoid", _sigmoid_ref, -4.0, 4.0, special=[-1000.0, 1000.0, 0.0, -20.0, 20.0]),
     _math("erf", _erf_ref, -3.0, 3.0, special=[0.0, -0.0, 1e-10, -1e-300, 0.5, 2.4, 2.5, 2.6,
                                                 3.5, -5.0, 6.0, 30.0, np.inf, -np.inf, np.nan]),
+    _math("expm1", np.expm1, special=[1e-10, -1e-10, 0.0, -0.0, 10.0, -30.0, np.inf, -np.inf,
+                                      np.nan], errors=_dtype_error("expm1", np.bool_, n=1)),
+    _math("erfinv", _erfinv_ref, -0.95, 0.95,
+          special=[0.0, -0.0, 1e-30, 0.5, -0.9999, 0.999999, 1 - 1e-7, 1.0, -1.0, 1.5, np.nan],
+          errors=_dtype_error("erfinv", np.bool_, n=1)),
+    OpInfo("lgamma", _lgamma_ref, _gamma_samples([1.0, 2.0, 0.5, 1e-30, -2.5, 100.0, 0.0, -1.0,
+                                                   np.inf, -np.inf, np.nan]),
+           dtypes=MATH_DTYPES, gradgrad=True, tol=INT_AS_FLOAT32,
+           errors=_dtype_error("lgamma", np.bool_, n=1)),
+    OpInfo("digamma", _digamma_ref, _gamma_samples([1.0, 2.0, 0.5, 1e-8, -2.5, 1e4, 0.0, -0.0,
+                                                     -3.0, np.inf, np.nan]),
+           dtypes=MATH_DTYPES, gradgrad=True, tol=INT_AS_FLOAT32,
+           errors=_dtype_error("digamma", np.bool_, n=1)),
+    OpInfo("polygamma", _polygamma_ref, _polygamma_samples, dtypes=MATH_DTYPES, gradgrad=True,
+           tol=INT_AS_FLOAT32, errors=_polygamma_errors),
+    OpInfo("atan2", _atan2_ref, _atan2_samples, dtypes=MATH_DTYPES, gradgrad=True,
+           tol=INT_AS_FLOAT64,
+           errors=_chain(_shape_error("atan2"), _dtype_error("atan2", np.bool_))),
+    OpInfo("logit", _logit_ref, _logit_samples, dtypes=MATH_DTYPES, gradgrad=True,
+           tol=INT_AS_FLOAT32, errors=_dtype_error("logit", np.bool_, n=1)),
+    OpInfo("heaviside", _heaviside_ref, _heaviside_samples, dtypes=MATH_DTYPES, gradgrad=True,
+           grad_inputs=(1,),  # x: a step, zero gradient but central differences jump at 0
+           errors=_chain(_shape_error("heaviside"), _dtype_error("heaviside", np.bool_))),
     OpInfo("floor", _step_ref(np.floor), unary_samples(), dtypes=ALL_NUMERIC, gradgrad=True),
     OpInfo("ceil", _step_ref(np.ceil), unary_samples(), dtypes=ALL_NUMERIC, gradgrad=True),
     OpInfo("trunc", _step_ref(np.trunc), unary_samples(), dtypes=ALL_NUMERIC, gradgrad=True),

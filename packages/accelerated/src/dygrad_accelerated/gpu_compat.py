@@ -24,7 +24,7 @@ import numpy
 
 # The NumPy names CuPy implements that the kernels use (a test checks each against CuPy).
 CUPY_API = frozenset("""
-    abs add all allclose any arange arccos arcsin arctan argmax argmin argsort argwhere array
+    abs add all allclose any arange arccos arcsin arctan arctan2 argmax argmin argsort argwhere array
     asarray bincount bitwise_and bitwise_or bitwise_xor bool_ broadcast_arrays
     broadcast_shapes broadcast_to ceil clip complex64 complex128 concatenate copysign cos cosh
     cross cumprod cumsum divide dtype einsum empty equal exp expm1 eye finfo flip float16

@@ -4,6 +4,8 @@ Math functions of integer (and bool) inputs compute in float32, as Paddle's inte
 autocast does; everything else keeps the inputs' dtype.
 """
 
+import math
+
 import numpy as np
 
 from ._registry import kernel
@@ -265,13 +267,27 @@ def erf(x):
 def _erf64(x):
     """erf in float64, correct to about 1e-15 relative (NumPy has no erf of its own).
 
+    erf is odd, so it works on |x| (see :func:`_erf_parts`) and puts the sign back."""
+    a = np.abs(x)
+    small, large_erfc = _erf_parts(a)
+    return np.copysign(np.where(a < 2.5, small, 1 - large_erfc), x)
+
+
+def _erfc64(a):
+    """erfc = 1 - erf in float64 for a >= 0, to about 1e-15 relative from 2.5 on (before
+    that 1 - erf, which is at least 4e-4)."""
+    small, large_erfc = _erf_parts(a)
+    return np.where(a < 2.5, 1 - small, large_erfc)
+
+
+def _erf_parts(a):
+    """For a >= 0: erf(min(a, 2.5)) and erfc(max(a, 2.5)).
+
     Below 2.5 the everywhere-positive series (no cancellation)
         erf(a) = 2/sqrt(pi) * exp(-a**2) * sum_n (2 a**2)**n * a / (1 * 3 * ... * (2n+1));
-    from 2.5 on, 1 - erfc(a) with Laplace's continued fraction
+    from 2.5 on Laplace's continued fraction
         erfc(a) = exp(-a**2)/sqrt(pi) / (a + (1/2)/(a + 1/(a + (3/2)/(a + 2/(a + ...))))).
-    erf is odd, so both work on |x| and the sign is put back at the end.
     """
-    a = np.abs(x)
     s = np.minimum(a, 2.5)
     term, total, r = s, s, 2 * s * s
     for n in range(1, 40):
@@ -282,8 +298,239 @@ def _erf64(x):
     f = b
     for k in range(30, 0, -1):
         f = b + (k / 2) / f
-    large = 1 - np.exp(-b * b) / np.sqrt(np.pi) / f
-    return np.copysign(np.where(a < 2.5, small, large), x)
+    return small, np.exp(-b * b) / np.sqrt(np.pi) / f
+
+
+def _as_float64(x):
+    _no_bool(x)
+    return x.astype(np.float64)
+
+
+def _float_like(out, x):
+    """A float64 result in x's float dtype (float32 for integers)."""
+    return out.astype(x.dtype if x.dtype.kind == "f" else np.float32)
+
+
+@kernel
+def erfinv(x):
+    """the inverse of erf: NaN outside [-1, 1], -inf and inf at -1 and 1"""
+    return _float_like(_erfinv64(_as_float64(x)), x)
+
+
+def _erfinv64(x):
+    """erfinv in float64, to about 1e-13 relative.
+
+    Winitzki's closed form (relative error below 2e-3) as the start, then three Halley steps
+    y -= d / (1 + y d), d = f(y) / f'(y), on f(y) = erf(y) - |x| (cubic convergence). Beyond
+    |x| = 0.5 f is computed as (1 - |x|) - erfc(y), where 1 - |x| is exact and erfc keeps
+    its relative accuracy, so the tails lose no digits to 1 - erf(y).
+    """
+    a = np.abs(x)
+    inside = a < 1
+    a_in = np.where(inside, a, 0.5)
+    ln = np.log1p(-a_in) + np.log1p(a_in)  # log(1 - a**2) without cancellation
+    k = 0.147
+    c = 2 / (np.pi * k) + ln / 2
+    y = np.sqrt(np.sqrt(c * c - ln / k) - c)
+    tail = a_in > 0.5
+    for _ in range(3):
+        f = np.where(tail, (1 - a_in) - _erfc64(y), _erf64(y) - a_in)
+        d = f / (2 / np.sqrt(np.pi) * np.exp(-y * y))
+        y = y - d / (1 + y * d)
+    y = np.where(inside, y, np.where(a == 1, np.inf, np.nan))
+    return np.copysign(y, x)
+
+
+# ---------------------------------------------------------------------------
+# lgamma, digamma, polygamma: float64 series, recurrences and reflections (NumPy has none
+# of them, and dygrad does not depend on SciPy)
+# ---------------------------------------------------------------------------
+
+_EULER_GAMMA = 0.5772156649015329
+# Bernoulli numbers B_2, B_4, ..., B_20 of the asymptotic (Stirling) series
+_BERNOULLI = (1 / 6, -1 / 30, 1 / 42, -1 / 30, 5 / 66, -691 / 2730, 7 / 6, -3617 / 510,
+              43867 / 798, -174611 / 330)
+
+
+def _zeta_minus_one(kmax):
+    """zeta(k) - 1 for k = 2..kmax: the sum over j = 2..999 of j**-k, smallest terms first,
+    plus the Euler-Maclaurin tail from j = 1000 (its error is below 1e-17)."""
+    j, n = np.arange(999.0, 1.0, -1.0), 1000.0
+    return np.array([np.sum(j ** -k) + n ** (1 - k) / (k - 1) + n ** -k / 2 + k * n ** (-k - 1) / 12
+                     for k in range(2, kmax + 1)])
+
+
+# lgamma(1 + e) = -gamma e + (e - log1p(e)) + sum_k (-1)**k (zeta(k) - 1) / k e**k, k >= 2:
+# the coefficients of that sum, highest power first (|e| <= 1/2: 0.25**30 is below 1e-18),
+# as Python floats, so the kernels stay array-module agnostic (the GPU engine runs them)
+_LGAMMA1 = [(-1) ** k / k * z for k, z in zip(range(2, 33), _zeta_minus_one(32).tolist())][::-1]
+
+
+def _horner(coefficients, x):
+    """The polynomial with ``coefficients`` (highest power first) at x."""
+    out = np.zeros_like(x)
+    for c in coefficients:
+        out = out * x + c
+    return out
+
+
+def _pole(x):
+    """x is 0 or a negative integer."""
+    return (x <= 0) & (x == np.round(x))
+
+
+def _abs_sinpi(x):
+    """|sin(pi x)| from x - round(x), which is exact, so a large x loses no digits."""
+    return np.abs(np.sin(np.pi * (x - np.round(x))))
+
+
+def _cotpi(x):
+    """cot(pi x) to full relative accuracy: from r = x - round(x) (exact, keeping the sign
+    of a zero x), as 1 / tan(pi |r|) up to |r| = 1/4 and tan(pi (1/2 - |r|)) beyond, where
+    1/2 - |r| is exact too (so cot is exactly 0 at the half-integers)."""
+    r = x - np.round(x)
+    r = np.where(r == 0, np.copysign(0.0, x), r)
+    a = np.abs(r)
+    return np.copysign(np.where(a <= 0.25, 1 / np.tan(np.pi * a), np.tan(np.pi * (0.5 - a))), r)
+
+
+def _lgamma64(x):
+    """log |Gamma(x)| in float64, to about 1e-15 (relative, and absolute near the roots 1
+    and 2): the series of lgamma(1 + e) and lgamma(2 + e) = lgamma(1 + e) + log1p(e) on
+    [0.5, 2.5), reached by Gamma(z + 1) = z Gamma(z); Stirling's series from 10 on; the
+    reflection Gamma(x) Gamma(1 - x) = pi / sin(pi x) for x <= 0 (inf at the poles)."""
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        neg = x <= 0
+        z = np.where(neg, 1 - x, x)
+        big = z >= 10
+        zb = np.where(big, z, 10.0)
+        inv = 1 / (zb * zb)
+        tail = sum(b / (2 * k * (2 * k - 1)) * inv ** (k - 1) for k, b in enumerate(_BERNOULLI, 1))
+        stirling = (zb - 0.5) * np.log(zb) - zb + 0.5 * np.log(2 * np.pi) + tail / zb
+        zs = np.where(big, 2.0, z)
+        lift = zs < 0.5
+        scale = np.where(lift, 1 / zs, 1.0)  # Gamma(z) = Gamma(z + 1) / z
+        zs = np.where(lift, zs + 1, zs)
+        for _ in range(8):  # Gamma(z) = (z - 1) Gamma(z - 1) down to [0.5, 2.5)
+            high = zs >= 2.5
+            scale = np.where(high, scale * (zs - 1), scale)
+            zs = np.where(high, zs - 1, zs)
+        near1 = zs < 1.5
+        e = np.where(near1, zs - 1, zs - 2)
+        series = -_EULER_GAMMA * e + (e - np.log1p(e)) + _horner(_LGAMMA1, e) * e * e
+        small = series + np.where(near1, 0.0, np.log1p(e)) + np.log(scale)
+        pos = np.where(big, stirling, small)
+        out = np.where(neg, np.log(np.pi / _abs_sinpi(x)) - pos, pos)
+        return np.where(np.isinf(x) | _pole(x), np.inf, out)
+
+
+def _digamma64(x):
+    """digamma (the derivative of lgamma) in float64, to about 1e-15 absolute: psi(z) =
+    psi(z + 1) - 1 / z up to 10, the asymptotic series from there; the reflection
+    psi(x) = psi(1 - x) - pi cot(pi x) for x <= 0 (-inf at 0, inf at -0, NaN at the
+    negative integers, as Paddle)."""
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        neg = x <= 0
+        z = np.where(neg, 1 - x, x)
+        acc = np.zeros_like(z)
+        for _ in range(10):
+            low = z < 10
+            acc = acc - np.where(low, 1 / z, 0.0)
+            z = np.where(low, z + 1, z)
+        inv = 1 / (z * z)
+        tail = sum(b / (2 * k) * inv ** k for k, b in enumerate(_BERNOULLI, 1))
+        pos = acc + np.log(z) - 0.5 / z - tail
+        out = np.where(neg, pos - np.pi * _cotpi(x), pos)
+        return np.where((x < 0) & _pole(x), np.nan, out)
+
+
+def _cot_derivative_poly(n):
+    """P_n with d^n/dx^n cot(pi x) = pi**n P_n(cot(pi x)): P_0 = c and
+    P_(k+1) = -(1 + c**2) P_k' (integer coefficients, highest power first)."""
+    p = [0, 1]  # lowest power first while building
+    for _ in range(n):
+        d = [i * p[i] for i in range(1, len(p))] + [0, 0]
+        p = [-(d[i] + (d[i - 2] if i >= 2 else 0)) for i in range(len(d))]
+    return p[::-1]
+
+
+def _polygamma64(x, n):
+    """The n-th derivative of digamma (n >= 1) in float64: psi_n(z) = psi_n(z + 1) +
+    (-1)**(n+1) n! / z**(n+1) up to 10 + n, the asymptotic series from there; for x <= 0
+    the reflection psi_n(x) = (-1)**n psi_n(1 - x) - pi**(n+1) P_n(cot(pi x)), and
+    (-1)**(n+1) inf at the poles, as Paddle."""
+    sign, fact = (-1.0) ** (n + 1), float(math.factorial(n))
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        neg = x <= 0
+        z = np.where(neg, 1 - x, x)
+        acc = np.zeros_like(z)
+        for _ in range(10 + n):
+            low = z < 10 + n
+            acc = acc + np.where(low, z ** -(n + 1.0), 0.0)
+            z = np.where(low, z + 1, z)
+        series = math.factorial(n - 1) / z ** n + fact / (2 * z ** (n + 1))
+        for k, b in enumerate(_BERNOULLI, 1):
+            c = b * math.factorial(2 * k + n - 1) / math.factorial(2 * k)
+            series = series + c / z ** (2 * k + n)
+        pos = sign * (fact * acc + series)
+        reflected = (-1.0) ** n * pos - np.pi ** (n + 1) * _horner(_cot_derivative_poly(n),
+                                                                     _cotpi(x))
+        out = np.where(neg, reflected, pos)
+        return np.where(_pole(x), sign * np.inf, out)
+
+
+@kernel
+def lgamma(x):
+    """log |Gamma(x)| (inf at 0, the negative integers and +-inf)"""
+    return _float_like(_lgamma64(_as_float64(x)), x)
+
+
+@kernel
+def digamma(x):
+    """the derivative of lgamma (-inf at 0, NaN at the negative integers)"""
+    return _float_like(_digamma64(_as_float64(x)), x)
+
+
+@kernel
+def polygamma(x, n=1):
+    """the n-th derivative of digamma (digamma itself for n = 0)"""
+    x64 = _as_float64(x)
+    return _float_like(_digamma64(x64) if n == 0 else _polygamma64(x64, n), x)
+
+
+@kernel
+def expm1(x):
+    """exp(x) - 1, accurate for small x"""
+    _no_bool(x)
+    return _floating(np.expm1, x)
+
+
+@kernel
+def atan2(x, y):
+    """the angle of the point (y, x) in [-pi, pi]; integers compute in float64"""
+    _no_bool(x, y)
+    if x.dtype.kind in "iu":
+        x, y = x.astype(np.float64), y.astype(np.float64)
+    return np.arctan2(x, y)
+
+
+@kernel
+def logit(x, eps=1e-6):
+    """log(x / (1 - x)), x first limited to [eps, 1 - eps] unless eps is 0 (-inf and inf
+    at 0 and 1, NaN outside [0, 1], without warnings)"""
+    _no_bool(x)
+    x = x if x.dtype.kind == "f" else x.astype(np.float32)
+    if eps:
+        x = np.maximum(np.minimum(x, 1 - eps), eps)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.log(x / (1 - x))
+
+
+@kernel
+def heaviside(x, y):
+    """0 where x < 0 (or NaN), y where x == 0, 1 where x > 0"""
+    _no_bool(x, y)
+    return np.where(x == 0, y, x > 0).astype(np.result_type(x, y), copy=False)
 
 
 @kernel

@@ -8,24 +8,29 @@ rules (see :func:`dygrad._core.dispatch.as_operands`). Math functions of integer
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from .._core import dispatch as _dispatch
 from .._core.dispatch import as_operands, ops
-from .._core.optable import TABLE
+from .._core.optable import TABLE, broadcast_shapes, normalize_axes
 from .._core.tensor import Tensor
-from .reduce import check_tensor
+from .reduce import axis_arg, check_tensor, dtype_arg
 
 __all__ = [
     "add", "subtract", "multiply", "divide", "floor_divide", "remainder", "mod", "floor_mod",
     "pow", "maximum", "minimum", "clip", "scale", "neg", "abs", "sign", "square", "exp", "log",
     "log2", "log10", "log1p", "sqrt", "rsqrt", "reciprocal", "sin", "cos", "tan", "tanh", "sinh",
     "cosh", "asin", "acos", "atan", "sigmoid", "erf", "floor", "ceil", "round", "trunc", "isnan",
-    "isinf", "isfinite", "subtract_", "multiply_", "tanh_",
+    "isinf", "isfinite", "subtract_", "multiply_", "tanh_", "atan2", "expm1", "lerp", "logit",
+    "deg2rad", "rad2deg", "frac", "heaviside", "add_n", "nansum", "nanmean",
+    "erfinv", "lgamma", "digamma", "polygamma", "frac_", "logit_", "expm1_", "lgamma_",
+    "digamma_", "polygamma_",
 ]
 # Paddle has these in-place variants as Tensor methods only (paddle.add_ does not exist)
 _METHOD_ONLY = ["add_", "scale_", "clip_", "exp_", "sqrt_", "floor_", "ceil_", "reciprocal_",
-                "round_"]
+                "round_", "lerp_", "erfinv_"]
 METHODS = [*__all__, *_METHOD_ONLY]
 
 _F32 = np.dtype(np.float32)
@@ -57,6 +62,22 @@ remainder = _binary_function(
 mod = floor_mod = remainder
 maximum = _binary_function("maximum", "The larger of x and y, broadcasting (NaN if either is).")
 minimum = _binary_function("minimum", "The smaller of x and y, broadcasting (NaN if either is).")
+
+
+def atan2(x, y, name=None):
+    """The angle of the point (y, x) in [-pi, pi], elementwise: arctan(x / y) in the right
+    quadrant. Broadcasting; integer tensors give float64, as Paddle."""
+    check_tensor("atan2", x)
+    check_tensor("atan2", y, "y")
+    return _dispatch.binary(TABLE["atan2"], x, y)
+
+
+def heaviside(x, y, name=None):
+    """The step function of x, elementwise: 0 where x < 0, y where x == 0, 1 where x > 0
+    (broadcasting). As Paddle, NaN in x gives 0 and only y gets a gradient."""
+    check_tensor("heaviside", x)
+    check_tensor("heaviside", y, "y")
+    return _dispatch.binary(TABLE["heaviside"], x, y)
 
 
 def pow(x, y, name=None):
@@ -162,6 +183,13 @@ acos = _unary_function("acos", "Inverse cosine; integers give float32.")
 atan = _unary_function("atan", "Inverse tangent; integers give float32.")
 sigmoid = _unary_function("sigmoid", "1 / (1 + exp(-x)); integers give float32.")
 erf = _unary_function("erf", "The error function; integers give float32.")
+erfinv = _unary_function("erfinv", "The inverse of erf: NaN outside [-1, 1], -inf and inf at "
+                                   "-1 and 1; integers give float32.")
+lgamma = _unary_function("lgamma", "log |Gamma(x)| (inf at 0 and the negative integers); "
+                                   "integers give float32.")
+digamma = _unary_function("digamma", "The derivative of lgamma (-inf at 0, NaN at the negative "
+                                     "integers); integers give float32.")
+expm1 = _unary_function("expm1", "exp(x) - 1, accurate for small x; integers give float32.")
 floor = _unary_function("floor", "Largest integer <= x (zero gradient; integers unchanged).")
 ceil = _unary_function("ceil", "Smallest integer >= x (zero gradient; integers unchanged).")
 isnan = _unary_function("isnan", "Whether each element is NaN (bool).")
@@ -180,6 +208,153 @@ def trunc(input, name=None):
     """input rounded toward zero (zero gradient; integers unchanged)."""
     check_tensor("trunc", input, "input")
     return ops.trunc(input)
+
+
+def logit(x, eps=None, name=None):
+    """log(x / (1 - x)), with x first limited to [eps, 1 - eps] when eps is given (not None
+    or 0). Paddle's gradient: 0 outside [eps, 1 - eps], NaN outside [0, 1] without eps.
+    Integers give float32."""
+    check_tensor("logit", x)
+    return ops.logit(x, eps=0.0 if eps is None else float(_number("logit", eps, "eps")))
+
+
+def _order(api, n):
+    """polygamma's n: an int >= 0."""
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
+        raise TypeError(f"{api}: n must be an int, got {type(n).__name__}")
+    if n < 0:
+        raise ValueError(f"{api}: n must be >= 0, got {n}")
+    return int(n)
+
+
+def polygamma(x, n, name=None):
+    """The n-th derivative of digamma (n = 0: digamma itself); integers give float32."""
+    check_tensor("polygamma", x)
+    return ops.polygamma(x, n=_order("polygamma", n))
+
+
+def _check_numeric(api, x):
+    """Raise a TypeError naming the API unless x is an integer or floating-point Tensor."""
+    check_tensor(api, x)
+    if x._data.dtype.kind not in "iuf":
+        raise TypeError(f"{api}: x has dtype {x.dtype.name}, but {api} supports integer and "
+                        f"floating-point tensors")
+    return x
+
+
+def _angle(api, x, factor):
+    """x * factor in x's float dtype (integers as float32, as Paddle)."""
+    _check_numeric(api, x)
+    return ops.scale(x if x._data.dtype.kind == "f" else ops.cast(x, dtype=_F32), scale=factor)
+
+
+def deg2rad(x, name=None):
+    """Degrees to radians: x * pi / 180; integers give float32."""
+    return _angle("deg2rad", x, math.pi / 180.0)
+
+
+def rad2deg(x, name=None):
+    """Radians to degrees: x * 180 / pi; integers give float32."""
+    return _angle("rad2deg", x, 180.0 / math.pi)
+
+
+def frac(x, name=None):
+    """The fractional part x - trunc(x), with the sign of x (gradient 1); integer tensors
+    give zeros of their dtype, as Paddle."""
+    _check_numeric("frac", x)
+    return ops.subtract(x, ops.trunc(x))
+
+
+# ---------------------------------------------------------------------------
+# lerp
+# ---------------------------------------------------------------------------
+
+def _lerp_operands(api, x, y, weight):
+    """x, y and weight (a number becomes a 0-D Tensor) as floating-point Tensors of one
+    dtype whose shapes broadcast."""
+    check_tensor(api, x)
+    check_tensor(api, y, "y")
+    if not isinstance(weight, Tensor):
+        weight = Tensor._wrap(np.asarray(_number(api, weight, "weight"), dtype=x._data.dtype))
+    dtypes = [t._data.dtype for t in (x, y, weight)]
+    if dtypes[0].kind != "f" or len(set(dtypes)) > 1:
+        raise TypeError(f"{api}: x, y and weight must be floating-point tensors of one dtype, "
+                        f"got {', '.join(t.dtype.name for t in (x, y, weight))}")
+    broadcast_shapes(x._data.shape, y._data.shape, weight._data.shape, op=api)
+    return y, weight
+
+
+def lerp(x, y, weight, name=None):
+    """Linear interpolation x + weight * (y - x); weight is a number or a Tensor, and all
+    three broadcast. Unlike Paddle, which leaves a Tensor weight without a gradient, weight
+    gets its gradient y - x."""
+    y, weight = _lerp_operands("lerp", x, y, weight)
+    return ops.add(x, ops.multiply(weight, ops.subtract(y, x)))
+
+
+def lerp_(x, y, weight, name=None):
+    """x = x + weight * (y - x) in place (y and weight broadcast to x's shape)."""
+    y, weight = _lerp_operands("lerp_", x, y, weight)
+    return _dispatch.apply_inplace(TABLE["add"], x, ops.multiply(weight, ops.subtract(y, x)))
+
+
+# ---------------------------------------------------------------------------
+# add_n, nansum, nanmean
+# ---------------------------------------------------------------------------
+
+def add_n(inputs, name=None):
+    """The elementwise sum of a list (or tuple) of Tensors of one shape and dtype (no
+    broadcasting, as Paddle); a single Tensor comes back as a copy."""
+    tensors = [inputs] if isinstance(inputs, Tensor) else inputs
+    if not isinstance(tensors, (list, tuple)) or not tensors:
+        raise TypeError(f"add_n: inputs must be a Tensor or a non-empty list of Tensors, got "
+                        f"{inputs!r}")
+    for i, t in enumerate(tensors):
+        check_tensor("add_n", t, f"inputs[{i}]")
+        if t._data.dtype.kind == "b":
+            raise TypeError(f"add_n: inputs[{i}] has dtype bool, but add_n supports integer and "
+                            f"floating-point tensors")
+        if t.shape != tensors[0].shape or t._data.dtype != tensors[0]._data.dtype:
+            raise ValueError(f"add_n: the inputs must have one shape and dtype, but inputs[0] is "
+                             f"{tensors[0].shape} {tensors[0].dtype.name} and inputs[{i}] is "
+                             f"{t.shape} {t.dtype.name}")
+    out = ops.assign(tensors[0]) if len(tensors) == 1 else tensors[0]
+    for t in tensors[1:]:
+        out = ops.add(out, t)
+    return out
+
+
+def _nan_reduce_args(api, x, axis):
+    """The axis attribute, after checking x and that axis is in range."""
+    _check_numeric(api, x)
+    axis = axis_arg(api, axis)
+    normalize_axes(axis, x.ndim, op=api)
+    return axis
+
+
+def _zero_nans(x):
+    """x with its NaNs replaced by zeros (the gradient there is 0)."""
+    if x._data.dtype.kind != "f":
+        return x
+    return ops.where(ops.isnan(x), ops.full_like(x, fill_value=0), x)
+
+
+def nansum(x, axis=None, dtype=None, keepdim=False, name=None):
+    """Sum over axis (all when None) counting NaNs as zeros; integers sum to int64 unless
+    dtype is given, as paddle.sum."""
+    axis = _nan_reduce_args("nansum", x, axis)
+    return ops.sum(_zero_nans(x), axis=axis, dtype=dtype_arg(dtype), keepdim=bool(keepdim))
+
+
+def nanmean(x, axis=None, keepdim=False, name=None):
+    """Mean over axis (all when None) of the elements that are not NaN (NaN where there are
+    none); integers give float32, as Paddle."""
+    axis = _nan_reduce_args("nanmean", x, axis)
+    if x._data.dtype.kind != "f":
+        x = ops.cast(x, dtype=_F32)
+    count = ops.sum(ops.logical_not(ops.isnan(x)), axis=axis, dtype=x._data.dtype,
+                    keepdim=bool(keepdim))
+    return ops.divide(ops.sum(_zero_nans(x), axis=axis, keepdim=bool(keepdim)), count)
 
 
 # ---------------------------------------------------------------------------
@@ -255,6 +430,42 @@ def tanh_(x, name=None):
 def reciprocal_(x, name=None):
     """x = 1 / x in place (x must be floating-point)."""
     return _dispatch.apply_inplace(TABLE["reciprocal"], _float_inplace("reciprocal_", x))
+
+
+def _float_inplace_function(op_name):
+    """A public ``f_(x, name=None)`` writing the table's unary op ``op_name`` into x."""
+    op, api = TABLE[op_name], f"{op_name}_"
+
+    def fn(x, name=None):
+        return _dispatch.apply_inplace(op, _float_inplace(api, x))
+    fn.__name__ = fn.__qualname__ = api
+    fn.__doc__ = f"x = {op_name}(x) in place (x must be floating-point)."
+    return fn
+
+
+expm1_ = _float_inplace_function("expm1")
+erfinv_ = _float_inplace_function("erfinv")
+lgamma_ = _float_inplace_function("lgamma")
+digamma_ = _float_inplace_function("digamma")
+
+
+def logit_(x, eps=None, name=None):
+    """x = logit(x, eps) in place (x must be floating-point)."""
+    _float_inplace("logit_", x)
+    return _dispatch.apply_inplace(TABLE["logit"], x,
+                                   eps=0.0 if eps is None else float(_number("logit_", eps, "eps")))
+
+
+def polygamma_(x, n, name=None):
+    """x = polygamma(x, n) in place (x must be floating-point)."""
+    _float_inplace("polygamma_", x)
+    return _dispatch.apply_inplace(TABLE["polygamma"], x, n=_order("polygamma_", n))
+
+
+def frac_(x, name=None):
+    """x = x - trunc(x) in place."""
+    _check_numeric("frac_", x)
+    return _dispatch.apply_inplace(TABLE["subtract"], x, ops.trunc(x))
 
 
 def floor_(x, name=None):

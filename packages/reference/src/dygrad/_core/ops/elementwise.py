@@ -18,6 +18,7 @@ from ..optable import Meta, OpDef, broadcast_shapes, register
 
 _BOOL = np.dtype(np.bool_)
 _F32 = np.dtype(np.float32)
+_F64 = np.dtype(np.float64)
 _KINDS = {"b": "bool", "i": "integer", "u": "unsigned integer", "f": "floating-point",
           "c": "complex"}
 
@@ -45,6 +46,11 @@ def _floating(d):
 
 def _boolean(d):
     return _BOOL
+
+
+def _floating64(d):
+    """Integers give float64 (atan2's rule in Paddle)."""
+    return d if d.kind in "fc" else _F64
 
 
 def _binary_meta(op, kinds, out=_same):
@@ -391,6 +397,103 @@ _unary("atan", "inverse tangent", _atan_grad, ("x",))
 _unary("sigmoid", "1 / (1 + exp(-x))", _sigmoid_grad, ("out",))
 _unary("erf", "the error function 2/sqrt(pi) * integral of exp(-t**2) from 0 to x",
        _erf_grad, ("x",))
+
+
+# ---------------------------------------------------------------------------
+# more math functions: expm1, the gamma family, erfinv, atan2, logit, heaviside
+# ---------------------------------------------------------------------------
+
+def _expm1_grad(ctx, g):
+    """d(exp(x) - 1) = exp(x) dx = (out + 1) dx"""
+    return (g * ops.scale(ctx["out"], bias=1.0),)
+
+
+def _atan2_grad(ctx, g):
+    """d atan2(x, y) = (y dx - x dy) / (x**2 + y**2) (NaN at x = y = 0, as Paddle)."""
+    x, y = ctx["x"], ctx["y"]
+    r2 = x * x + y * y
+    return _grads(ctx, g * y / r2 if ctx.needs("x") else None,
+                  -(g * x) / r2 if ctx.needs("y") else None)
+
+
+def _erfinv_grad(ctx, g):
+    """d erfinv(x) = sqrt(pi) / 2 exp(erfinv(x)**2) dx"""
+    out = ctx["out"]
+    return (g * ops.scale(ops.exp(out * out), scale=math.sqrt(math.pi) / 2),)
+
+
+def _lgamma_grad(ctx, g):
+    """d lgamma(x) = digamma(x) dx"""
+    return (g * ops.digamma(ctx["x"]),)
+
+
+def _digamma_grad(ctx, g):
+    """d digamma(x) = polygamma(x, 1) dx"""
+    return (g * ops.polygamma(ctx["x"], n=1),)
+
+
+def _polygamma_meta(x, n=1):
+    _check_kinds("polygamma", "iuf", x=x)
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 0:
+        raise ValueError(f"polygamma: n must be an int >= 0, got {n!r}")
+    return Meta(tuple(x.shape), _floating(x.dtype))
+
+
+def _polygamma_grad(ctx, g):
+    """d polygamma(x, n) = polygamma(x, n + 1) dx"""
+    return (g * ops.polygamma(ctx["x"], n=ctx.attrs["n"] + 1),)
+
+
+_unary("expm1", "exp(x) - 1, accurate for small x", _expm1_grad, ("out",), kinds="iuf")
+_unary("lgamma", "log |Gamma(x)| (inf at 0, the negative integers and +-inf)", _lgamma_grad,
+       ("x",), kinds="iuf")
+_unary("digamma", "the derivative of lgamma (-inf at 0, inf at -0, NaN at the negative "
+       "integers, as Paddle)", _digamma_grad, ("x",), kinds="iuf")
+register(OpDef("polygamma", ("x",), _polygamma_meta,
+               "the n-th derivative of digamma (digamma for n = 0); (-1)**(n+1) inf at 0 and "
+               "the negative integers, as Paddle; integers give float32",
+               attrs={"n": 1}, grad=_polygamma_grad, saves=("x",)))
+_unary("erfinv", "the inverse of erf: NaN outside [-1, 1], -inf and inf at -1 and 1",
+       _erfinv_grad, ("out",), kinds="iuf")
+register(OpDef("atan2", ("x", "y"), _binary_meta("atan2", "iuf", _floating64),
+               "the angle of the point (y, x) from the positive first axis, in [-pi, pi] "
+               "(broadcasting; integers give float64, as Paddle)",
+               grad=_atan2_grad, saves=("x", "y")))
+
+
+def _logit_meta(x, eps=1e-6):
+    _check_kinds("logit", "iuf", x=x)
+    return Meta(tuple(x.shape), _floating(x.dtype))
+
+
+def _logit_grad(ctx, g):
+    """Paddle's rule: dx = g / (x (1 - x)) inside [eps, 1 - eps] and 0 outside it; with
+    eps = 0 (no clipping), NaN outside [0, 1]."""
+    x, eps = ctx["x"], ctx.attrs["eps"]
+    lo, hi = (0.0, 1.0) if eps == 0 else (eps, 1.0 - eps)
+    outside = ops.logical_or(ops.less_than(x, ops.full_like(x, fill_value=lo)),
+                             ops.greater_than(x, ops.full_like(x, fill_value=hi)))
+    inside = g / (x * ops.scale(x, scale=-1.0, bias=1.0))
+    return (ops.where(outside, ops.full_like(g, fill_value=math.nan if eps == 0 else 0.0), inside),)
+
+
+register(OpDef("logit", ("x",), _logit_meta,
+               "log(x / (1 - x)), x first limited to [eps, 1 - eps] unless eps is 0 (paddle.logit "
+               "passes 0 for eps=None); integers give float32",
+               attrs={"eps": 1e-6}, grad=_logit_grad, saves=("x",)))
+
+
+def _heaviside_grad(ctx, g):
+    """dy = g where x == 0; x gets a zero gradient, as Paddle."""
+    x = ctx["x"]
+    at_zero = _mask(ops.equal(x, ops.full_like(x, fill_value=0)), g)
+    return _grads(ctx, ops.full_like(g, fill_value=0) if ctx.needs("x") else None,
+                  g * at_zero if ctx.needs("y") else None)
+
+
+register(OpDef("heaviside", ("x", "y"), _binary_meta("heaviside", "iuf"),
+               "the step function: 0 where x < 0 (or NaN, as Paddle), y where x == 0, 1 where "
+               "x > 0 (broadcasting)", grad=_heaviside_grad, saves=("x",)))
 
 # step functions (integers come back unchanged), with zero gradients
 _unary("floor", "largest integer <= x", _zero_grad, out=_same)
