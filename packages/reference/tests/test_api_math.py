@@ -11,6 +11,7 @@ import warnings
 
 import numpy as np
 import pytest
+from gradcheck import analytic_grads, check_grads
 
 import dygrad as paddle
 
@@ -27,32 +28,11 @@ def _close(t, expected, dtype=None, rtol=1e-6, atol=1e-7):
 
 def _grads(fn, *values):
     """Gradients of sum(fn(*xs) * w) for a fixed random w, at float64 leaves ``values``."""
-    xs = [T(np.asarray(v, np.float64), stop_gradient=False) for v in values]
-    out = fn(*xs)
-    w = np.random.default_rng(0).standard_normal(out.shape)
-    (out * T(w)).sum().backward()
-    return [x.grad.numpy() for x in xs], w
-
-
-def _numeric(fn, values, i, w, eps=1e-6):
-    """Central differences of sum(fn(*values) * w) with respect to values[i]."""
-    values = [np.array(v, np.float64) for v in values]
-    g = np.zeros_like(values[i])
-    for k in np.ndindex(g.shape):
-        old = values[i][k]
-        values[i][k] = old + eps
-        fp = np.sum(fn(*[T(v) for v in values]).numpy() * w)
-        values[i][k] = old - eps
-        fm = np.sum(fn(*[T(v) for v in values]).numpy() * w)
-        values[i][k] = old
-        g[k] = (fp - fm) / (2 * eps)
-    return g
+    return analytic_grads(fn, *[np.asarray(v, np.float64) for v in values])
 
 
 def _check_grads(fn, *values):
-    grads, w = _grads(fn, *values)
-    for i, g in enumerate(grads):
-        np.testing.assert_allclose(g, _numeric(fn, values, i, w), rtol=1e-5, atol=1e-7)
+    check_grads(fn, *[np.asarray(v, np.float64) for v in values], rtol=1e-5)
 
 
 # ---------------------------------------------------------------------------
