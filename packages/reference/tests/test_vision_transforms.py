@@ -316,6 +316,13 @@ def test_color_jitter_random_order_and_factors():
 # rotate / RandomRotation
 # ---------------------------------------------------------------------------
 
+def _ramps():
+    """A [3, 4, 6] Tensor: channel 0 is arange(24), channels 1 and 2 the same plus 100, 200
+    (the oracle's input for the warps)."""
+    base = np.arange(24, dtype=np.float32).reshape(1, 4, 6)
+    return paddle.to_tensor(np.concatenate([base, base + 100, base + 200]))
+
+
 SQUARE = np.arange(5 * 5 * 2).reshape(5, 5, 2).astype(np.uint8)
 # Paddle 3.3.1: functional.rotate(Tensor arange(24).reshape([1, 4, 6]) float32, ...)
 PADDLE_ROTATE = {
@@ -427,8 +434,7 @@ def test_affine_matches_paddle():
                 [16.0773, 15.5231, 14.969, 14.4149, 13.8607, 13.3066],
                 [5.2103, 10.7496, 18.5781, 19.6904, 19.1363, 18.5821],
                 [0.0, 0.0, 0.4927, 2.9287, 7.5917, 14.6912]]
-    base = np.arange(24, dtype=np.float32).reshape(1, 4, 6)
-    img = paddle.to_tensor(np.concatenate([base, base + 100, base + 200]))
+    img = _ramps()
     out = F.affine(img, 20, [1, -1], 1.2, [10, 5])
     np.testing.assert_array_equal(out.numpy()[0], nearest)
     out = F.affine(img, 20, [1, -1], 1.2, [10, 5], interpolation="bilinear")
@@ -480,8 +486,7 @@ def test_perspective_identity_and_paddle():
                 [5.601, 10.8479, 9.9714, 8.8199, 6.3499, 0.0],
                 [15.6728, 16.6543, 16.5833, 16.4953, 16.383, 0.0616],
                 [7.1908, 9.0097, 11.4895, 14.9662, 20.0083, 22.2719]]
-    base = np.arange(24, dtype=np.float32).reshape(1, 4, 6)
-    img = paddle.to_tensor(np.concatenate([base, base + 100, base + 200]))
+    img = _ramps()
     start, end = [[0, 0], [5, 0], [5, 3], [0, 3]], [[1, 0], [4, 1], [5, 3], [0, 2]]
     out = F.perspective(img, start, end, "bilinear")
     np.testing.assert_allclose(out.numpy()[0], expected, atol=1e-4)
