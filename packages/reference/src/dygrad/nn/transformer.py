@@ -1,5 +1,6 @@
-"""Attention layers: MultiHeadAttention, TransformerEncoderLayer, TransformerEncoder, as
-Paddle's ``paddle.nn``: composites of Linear, matmul, softmax, dropout and LayerNorm."""
+"""Attention layers: MultiHeadAttention, the Transformer encoder and decoder (layers and
+stacks) and Transformer, as Paddle's ``paddle.nn``: composites of Linear, matmul, softmax,
+dropout and LayerNorm."""
 
 from __future__ import annotations
 
@@ -15,7 +16,8 @@ from .layer import Layer
 from .norm import LayerNorm
 from .param_attr import ParamAttr
 
-__all__ = ["MultiHeadAttention", "TransformerEncoderLayer", "TransformerEncoder"]
+__all__ = ["MultiHeadAttention", "TransformerEncoderLayer", "TransformerEncoder",
+           "TransformerDecoderLayer", "TransformerDecoder", "Transformer"]
 
 
 def _convert_param_attr_to_list(param_attr, n):
@@ -37,6 +39,21 @@ def _convert_param_attr_to_list(param_attr, n):
             attr_i.name = f"{attr.name}_{i}"
         attrs.append(attr_i)
     return attrs
+
+
+def _check_sizes(d_model, nhead, dim_feedforward):
+    for name, value in (("d_model", d_model), ("nhead", nhead),
+                        ("dim_feedforward", dim_feedforward)):
+        if value <= 0:
+            raise ValueError(f"Expected {name} to be greater than 0, but received {value}")
+
+
+def _activation(name, api):
+    """The function of paddle.nn.functional called ``name``."""
+    if not hasattr(F, name):
+        raise ValueError(f"{api}: unknown activation {name!r} (a name in "
+                         f"paddle.nn.functional, e.g. 'relu' or 'gelu')")
+    return getattr(F, name)
 
 
 def _convert_attention_mask(attn_mask, dtype):
@@ -150,10 +167,7 @@ class TransformerEncoderLayer(Layer):
         config = {k: v for k, v in locals().items() if k not in ("self", "__class__")}
         super().__init__()
         self._config = config
-        for name, value in (("d_model", d_model), ("nhead", nhead),
-                            ("dim_feedforward", dim_feedforward)):
-            if value <= 0:
-                raise ValueError(f"Expected {name} to be greater than 0, but received {value}")
+        _check_sizes(d_model, nhead, dim_feedforward)
         attn_dropout = dropout if attn_dropout is None else attn_dropout
         act_dropout = dropout if act_dropout is None else act_dropout
         self.normalize_before = normalize_before
@@ -169,10 +183,7 @@ class TransformerEncoderLayer(Layer):
         self.norm2 = LayerNorm(d_model, layer_norm_eps)
         self.dropout1 = Dropout(dropout, mode="upscale_in_train")
         self.dropout2 = Dropout(dropout, mode="upscale_in_train")
-        if not hasattr(F, activation):
-            raise ValueError(f"TransformerEncoderLayer: unknown activation {activation!r} "
-                             f"(a name in paddle.nn.functional, e.g. 'relu' or 'gelu')")
-        self.activation = getattr(F, activation)
+        self.activation = _activation(activation, "TransformerEncoderLayer")
 
     def forward(self, src, src_mask=None, cache=None):
         src_mask = _convert_attention_mask(src_mask, src.dtype)
@@ -229,3 +240,176 @@ class TransformerEncoder(Layer):
     def gen_cache(self, src):
         """An empty incremental Cache for each layer."""
         return [layer.gen_cache(src) for layer in self.layers]
+
+
+class TransformerDecoderLayer(Layer):
+    """Self-attention (masked by ``tgt_mask``), cross-attention over ``memory`` (masked by
+    ``memory_mask``), then a feed-forward block (linear1, activation, linear2); each with
+    dropout, a residual connection and LayerNorm (norm1..norm3), after the residual or,
+    with ``normalize_before``, before the block. ``weight_attr``/``bias_attr`` may be a
+    list of three: the self-attention's, the cross-attention's and the feed-forward's.
+
+    With a ``cache`` from ``gen_cache`` (an incremental Cache for the self-attention and a
+    StaticCache of the memory's keys and values), ``forward`` decodes step by step and
+    returns ``(output, new_cache)``."""
+
+    def __init__(self, d_model, nhead, dim_feedforward, dropout=0.1, activation="relu",
+                 attn_dropout=None, act_dropout=None, normalize_before=False,
+                 weight_attr=None, bias_attr=None, layer_norm_eps=1e-05):
+        config = {k: v for k, v in locals().items() if k not in ("self", "__class__")}
+        super().__init__()
+        self._config = config
+        _check_sizes(d_model, nhead, dim_feedforward)
+        attn_dropout = dropout if attn_dropout is None else attn_dropout
+        act_dropout = dropout if act_dropout is None else act_dropout
+        self.normalize_before = normalize_before
+        weight_attrs = _convert_param_attr_to_list(weight_attr, 3)
+        bias_attrs = _convert_param_attr_to_list(bias_attr, 3)
+        self.self_attn = MultiHeadAttention(d_model, nhead, dropout=attn_dropout,
+                                            weight_attr=weight_attrs[0],
+                                            bias_attr=bias_attrs[0])
+        self.cross_attn = MultiHeadAttention(d_model, nhead, dropout=attn_dropout,
+                                             weight_attr=weight_attrs[1],
+                                             bias_attr=bias_attrs[1])
+        self.linear1 = Linear(d_model, dim_feedforward, weight_attrs[2], bias_attr=bias_attrs[2])
+        self.dropout = Dropout(act_dropout, mode="upscale_in_train")
+        self.linear2 = Linear(dim_feedforward, d_model, weight_attrs[2], bias_attr=bias_attrs[2])
+        self.norm1 = LayerNorm(d_model, layer_norm_eps)
+        self.norm2 = LayerNorm(d_model, layer_norm_eps)
+        self.norm3 = LayerNorm(d_model, layer_norm_eps)
+        self.dropout1 = Dropout(dropout, mode="upscale_in_train")
+        self.dropout2 = Dropout(dropout, mode="upscale_in_train")
+        self.dropout3 = Dropout(dropout, mode="upscale_in_train")
+        self.activation = _activation(activation, "TransformerDecoderLayer")
+
+    def _attend(self, attn, norm, dropout, tgt, memory, mask, cache):
+        """One residual block around ``attn`` over ``memory`` (None: self-attention); and
+        its new cache (None without a cache)."""
+        residual = tgt
+        if self.normalize_before:
+            tgt = norm(tgt)
+        kv = tgt if memory is None else memory
+        if cache is None:
+            tgt = attn(tgt, kv, kv, mask)
+        else:
+            tgt, cache = attn(tgt, kv, kv, mask, cache)
+        tgt = residual + dropout(tgt)
+        return (tgt if self.normalize_before else norm(tgt)), cache
+
+    def forward(self, tgt, memory, tgt_mask=None, memory_mask=None, cache=None):
+        tgt_mask = _convert_attention_mask(tgt_mask, tgt.dtype)
+        memory_mask = _convert_attention_mask(memory_mask, memory.dtype)
+        self_cache, static_cache = (None, None) if cache is None else cache
+        tgt, self_cache = self._attend(self.self_attn, self.norm1, self.dropout1, tgt, None,
+                                       tgt_mask, self_cache)
+        tgt, static_cache = self._attend(self.cross_attn, self.norm2, self.dropout2, tgt,
+                                         memory, memory_mask, static_cache)
+        residual = tgt
+        if self.normalize_before:
+            tgt = self.norm3(tgt)
+        tgt = self.linear2(self.dropout(self.activation(self.linear1(tgt))))
+        tgt = residual + self.dropout3(tgt)
+        if not self.normalize_before:
+            tgt = self.norm3(tgt)
+        return tgt if cache is None else (tgt, (self_cache, static_cache))
+
+    def gen_cache(self, memory):
+        """(an empty incremental Cache for the self-attention, a StaticCache of the
+        cross-attention's keys and values of ``memory``)."""
+        return (self.self_attn.gen_cache(memory, type=self.self_attn.Cache),
+                self.cross_attn.gen_cache(memory, memory, type=self.cross_attn.StaticCache))
+
+
+class TransformerDecoder(Layer):
+    """``num_layers`` decoder layers applied in turn (then ``norm`` if given): the first is
+    ``decoder_layer`` itself, the others new layers of the same configuration."""
+
+    def __init__(self, decoder_layer, num_layers, norm=None):
+        super().__init__()
+        self.layers = LayerList([decoder_layer if i == 0 else
+                                 type(decoder_layer)(**decoder_layer._config)
+                                 for i in range(num_layers)])
+        self.num_layers = num_layers
+        self.norm = norm
+
+    def forward(self, tgt, memory, tgt_mask=None, memory_mask=None, cache=None):
+        tgt_mask = _convert_attention_mask(tgt_mask, tgt.dtype)
+        memory_mask = _convert_attention_mask(memory_mask, memory.dtype)
+        output, new_caches = tgt, []
+        for i, layer in enumerate(self.layers):
+            if cache is None:
+                output = layer(output, memory, tgt_mask=tgt_mask, memory_mask=memory_mask)
+            else:
+                output, new_cache = layer(output, memory, tgt_mask=tgt_mask,
+                                          memory_mask=memory_mask, cache=cache[i])
+                new_caches.append(new_cache)
+        if self.norm is not None:
+            output = self.norm(output)
+        return output if cache is None else (output, new_caches)
+
+    def gen_cache(self, memory, do_zip=False):
+        """Each layer's ``gen_cache(memory)``; with ``do_zip``, zipped into
+        [all incremental caches, all static caches]."""
+        cache = [layer.gen_cache(memory) for layer in self.layers]
+        return list(zip(*cache)) if do_zip else cache
+
+
+def _split_attr(attr, name):
+    """Paddle's split of a Transformer's weight/bias attr list into the encoder layers'
+    (attention, feed-forward) and the decoder layers' (self, cross, feed-forward)."""
+    if not isinstance(attr, (list, tuple)):
+        return attr, attr
+    if len(attr) == 1:
+        return [attr[0]] * 2, [attr[0]] * 3
+    if len(attr) == 2:
+        return attr, [attr[0], attr[0], attr[1]]
+    if len(attr) == 3:
+        return [attr[0], attr[2]], attr
+    raise ValueError(f"length of {name} should be 1 or 2 or 3 when it is a list/tuple, "
+                     f"got {len(attr)}")
+
+
+class Transformer(Layer):
+    """An encoder (``num_encoder_layers`` layers and a final LayerNorm) and a decoder
+    (``num_decoder_layers`` layers and a final LayerNorm), or the ``custom_encoder`` /
+    ``custom_decoder`` given. ``forward(src, tgt, ...)`` encodes ``src`` into memory and
+    decodes ``tgt`` against it."""
+
+    def __init__(self, d_model=512, nhead=8, num_encoder_layers=6, num_decoder_layers=6,
+                 dim_feedforward=2048, dropout=0.1, activation="relu", attn_dropout=None,
+                 act_dropout=None, normalize_before=False, weight_attr=None, bias_attr=None,
+                 custom_encoder=None, custom_decoder=None):
+        super().__init__()
+        _check_sizes(d_model, nhead, dim_feedforward)
+        encoder_weight_attr, decoder_weight_attr = _split_attr(weight_attr, "weight_attr")
+        encoder_bias_attr, decoder_bias_attr = _split_attr(bias_attr, "bias_attr")
+        layer_args = (d_model, nhead, dim_feedforward, dropout, activation, attn_dropout,
+                      act_dropout, normalize_before)
+        if custom_encoder is not None:
+            self.encoder = custom_encoder
+        else:
+            self.encoder = TransformerEncoder(
+                TransformerEncoderLayer(*layer_args, encoder_weight_attr, encoder_bias_attr),
+                num_encoder_layers, LayerNorm(d_model))
+        if custom_decoder is not None:
+            self.decoder = custom_decoder
+        else:
+            self.decoder = TransformerDecoder(
+                TransformerDecoderLayer(*layer_args, decoder_weight_attr, decoder_bias_attr),
+                num_decoder_layers, LayerNorm(d_model))
+        self.d_model = d_model
+        self.nhead = nhead
+
+    def forward(self, src, tgt, src_mask=None, tgt_mask=None, memory_mask=None):
+        src_mask = _convert_attention_mask(src_mask, src.dtype)
+        memory = self.encoder(src, src_mask=src_mask)
+        tgt_mask = _convert_attention_mask(tgt_mask, tgt.dtype)
+        memory_mask = _convert_attention_mask(memory_mask, memory.dtype)
+        return self.decoder(tgt, memory, tgt_mask=tgt_mask, memory_mask=memory_mask)
+
+    def generate_square_subsequent_mask(self, length):
+        """A [length, length] additive mask of the default dtype: 0 on and below the
+        diagonal, -inf above it (position i attends to positions up to i)."""
+        if isinstance(length, Tensor):
+            length = int(length.item())
+        return T.triu(T.full([length, length], -float("inf")), 1)
