@@ -1,4 +1,4 @@
-"""Recurrent layers and the transformer encoder."""
+"""Recurrent layers and the transformer encoder, decoder and Transformer."""
 
 import math
 
@@ -166,6 +166,24 @@ def encoder_layer(p, x, heads, pre=False, act=lambda a: np.maximum(a, 0), mask=N
     return ln("norm2", x + ff(x))
 
 
+def decoder_layer(p, x, memory, heads, pre=False, act=lambda a: np.maximum(a, 0),
+                  tgt_mask=None, memory_mask=None):
+    def ln(name, a):
+        return layer_norm(a, p[name + ".weight"], p[name + ".bias"], 1)
+
+    def ff(a):
+        h = act(linear(a, p["linear1.weight"], p["linear1.bias"]))
+        return linear(h, p["linear2.weight"], p["linear2.bias"])
+    self_att, cross_att = _sub(p, "self_attn."), _sub(p, "cross_attn.")
+    if pre:
+        x = x + attention(self_att, *(ln("norm1", x),) * 3, heads, tgt_mask)
+        x = x + attention(cross_att, ln("norm2", x), memory, memory, heads, memory_mask)
+        return x + ff(ln("norm3", x))
+    x = ln("norm1", x + attention(self_att, x, x, x, heads, tgt_mask))
+    x = ln("norm2", x + attention(cross_att, x, memory, memory, heads, memory_mask))
+    return ln("norm3", x + ff(x))
+
+
 def _gelu(a):
     return 0.5 * a * (1 + np.vectorize(math.erf)(a / math.sqrt(2)))
 
@@ -189,6 +207,28 @@ def _encoder_ref(pre=False, norm=False):
             x = encoder_layer(_sub(sd, f"layers.{i}."), x, 2, pre)
         return layer_norm(x, sd["norm.weight"], sd["norm.bias"], 1) if norm else x
     return ref
+
+
+def _decoder(nn, pre=False, norm=False):
+    layer = nn.TransformerDecoderLayer(4, 2, 6, dropout=0.0, normalize_before=pre)
+    return nn.TransformerDecoder(layer, 2, norm=nn.LayerNorm(4) if norm else None)
+
+
+def _decoder_ref(pre=False, norm=False, prefix="", layers=2):
+    def ref(sd, x, memory, tgt_mask=None):
+        for i in range(layers):
+            x = decoder_layer(_sub(sd, f"{prefix}layers.{i}."), x, memory, 2, pre, tgt_mask=tgt_mask)
+        return layer_norm(x, sd[prefix + "norm.weight"], sd[prefix + "norm.bias"], 1) if norm else x
+    return ref
+
+
+def _transformer_ref(sd, src, tgt, tgt_mask):
+    memory = _encoder_ref(norm=True)(_sub(sd, "encoder."), src)
+    return _decoder_ref(norm=True, prefix="decoder.", layers=1)(sd, tgt, memory, tgt_mask)
+
+
+def _causal(rng):
+    return np.triu(np.full((3, 3), -1e9), 1)
 
 
 SEQ = rand((2, 3, 3))
@@ -262,4 +302,31 @@ LAYERS = [
           Case({}, rand((2, 3, 4)), _encoder_ref(), build=_encoder, joint_params=True),
           Case({}, rand((1, 2, 4)), _encoder_ref(True, True), desc="pre-norm, final norm",
                build=lambda nn: _encoder(nn, True, True), joint_params=True)),
+    entry("TransformerDecoderLayer",
+          Case({"d_model": 4, "nhead": 2, "dim_feedforward": 6, "dropout": 0.0},
+               rand((2, 3, 4), (2, 4, 4)), lambda sd, x, m: decoder_layer(sd, x, m, 2)),
+          Case({"d_model": 4, "nhead": 2, "dim_feedforward": 6, "dropout": 0.0,
+                "normalize_before": True}, rand((1, 2, 4), (1, 3, 4)),
+               lambda sd, x, m: decoder_layer(sd, x, m, 2, pre=True), desc="normalize_before"),
+          Case({"d_model": 4, "nhead": 2, "dim_feedforward": 6, "dropout": 0.3,
+                "activation": "gelu"}, lambda rng: (rng.uniform(-2, 2, (2, 3, 4)),
+                                                    rng.uniform(-2, 2, (2, 4, 4)), _mask(rng)),
+               lambda sd, x, m, mm: decoder_layer(sd, x, m, 2, act=_gelu, memory_mask=mm),
+               train=False, pack=lambda t: (t[0], t[1], None, t[2]), grad_inputs=(0, 1),
+               desc="eval: no dropout, gelu, memory_mask")),
+    entry("TransformerDecoder",
+          Case({}, rand((2, 3, 4), (2, 2, 4)), _decoder_ref(), build=_decoder,
+               joint_params=True),
+          Case({}, lambda rng: (rng.uniform(-2, 2, (1, 3, 4)), rng.uniform(-2, 2, (1, 2, 4)),
+                                _causal(rng)),
+               _decoder_ref(True, True), desc="pre-norm, final norm, tgt_mask",
+               build=lambda nn: _decoder(nn, True, True), grad_inputs=(0, 1),
+               joint_params=True)),
+    entry("Transformer",
+          Case({"d_model": 4, "nhead": 2, "num_encoder_layers": 2, "num_decoder_layers": 1,
+                "dim_feedforward": 6, "dropout": 0.0},
+               lambda rng: (rng.uniform(-2, 2, (2, 4, 4)), rng.uniform(-2, 2, (2, 3, 4)),
+                            _causal(rng)),
+               _transformer_ref, pack=lambda t: (t[0], t[1], None, t[2]), grad_inputs=(0, 1),
+               joint_params=True, desc="tgt_mask")),
 ]
