@@ -241,6 +241,12 @@ COMMON = [
     entry("CosineSimilarity",
           Case({}, rand((3, 4), (3, 4)), lambda sd, a, b: _cosine(a, b, 1)),
           Case({"axis": 0}, rand((5, 2), (5, 2)), lambda sd, a, b: _cosine(a, b, 0))),
+    entry("PairwiseDistance",
+          Case({}, rand((3, 4), (3, 4)),
+               lambda sd, a, b: np.sqrt(((a - b + 1e-6) ** 2).sum(-1))),
+          Case({"p": 3.0, "epsilon": 0.0, "keepdim": True}, rand((1, 5), (5,)),
+               lambda sd, a, b: (np.abs(a - b) ** 3).sum(-1, keepdims=True) ** (1 / 3),
+               desc="p=3, no epsilon, keepdim, broadcast")),
 ]
 
 

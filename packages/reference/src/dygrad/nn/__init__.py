@@ -11,6 +11,7 @@ from .param_attr import ParamAttr
 
 _MODULES = ("layer", "container", "common", "activation", "conv", "pooling", "norm", "loss",
             "vision", "rnn", "transformer", "clip")
+_MODULES += ("distance",)  # as Paddle's nn.layer.distance
 
 __all__ = ["functional", "initializer", "ParamAttr"]
 for _name in _MODULES:

@@ -6,6 +6,7 @@ One module per family, as Paddle's: every name in a module's ``__all__`` is expo
 from importlib import import_module
 
 _MODULES = ("activation", "common", "input", "conv", "pooling", "norm", "vision", "loss")
+_MODULES += ("extension", "distance")  # as Paddle's nn.functional modules
 
 __all__: list = []
 for _name in _MODULES:

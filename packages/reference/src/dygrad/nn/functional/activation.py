@@ -3,6 +3,8 @@ composites rrelu (uniform + where), glu and maxout."""
 
 from __future__ import annotations
 
+import numpy as np
+
 from ... import tensor as T
 from ..._core.dispatch import ops
 from ..._core.ops.nn import check_float
@@ -206,7 +208,32 @@ def maxout(x, groups, axis=1, name=None):
     return T.max(T.reshape(x, shape), axis=axis + 1)
 
 
+
+def gumbel_softmax(x, temperature=1.0, hard=False, axis=-1, name=None):
+    """softmax((x + g) / temperature) along ``axis``, g Gumbel noise -log(-log(u)) with u
+    uniform in (0, 1) from the engine's generator. With ``hard``, the one-hot vectors of
+    its argmax, differentiated as the soft sample (the straight-through estimator)."""
+    check_tensor(x, "gumbel_softmax")
+    check_float("gumbel_softmax", Meta(tuple(x.shape), x._data.dtype))
+    if not temperature > 0:
+        raise ValueError(f"gumbel_softmax: temperature must be greater than 0, got "
+                         f"{temperature}")
+    if not -x.ndim <= axis < x.ndim:
+        raise ValueError(f"gumbel_softmax: axis must be in [-{x.ndim}, {x.ndim}) for x of "
+                         f"shape {x.shape}, got {axis}")
+    u = ops.uniform(shape=tuple(x.shape), dtype=x._data.dtype,
+                    min=float(np.finfo(x._data.dtype).tiny), max=1.0)
+    noise = ops.scale(ops.log(ops.scale(ops.log(u), scale=-1.0)), scale=-1.0)
+    soft = ops.softmax(ops.scale(ops.add(x, noise), scale=1.0 / temperature), axis=int(axis))
+    if not hard:
+        return soft
+    axis %= x.ndim
+    classes = T.reshape(T.arange(x.shape[axis]), [-1] + [1] * (x.ndim - 1 - axis))
+    one_hot = T.cast(T.argmax(soft, axis=axis, keepdim=True) == classes, soft.dtype)
+    return one_hot + (soft - soft.detach())  # forward: exactly one-hot; backward: soft's
+
+
 __all__ = ["relu", "sigmoid", "tanh", "softmax", "log_softmax", "relu6", "leaky_relu", "prelu",
            "elu", "selu", "celu", "gelu", "silu", "swish", "hardswish", "hardsigmoid", "mish",
            "softplus", "hardtanh", "softsign", "tanhshrink", "log_sigmoid", "hardshrink", "softshrink",
-           "thresholded_relu", "rrelu", "glu", "maxout"]
+           "thresholded_relu", "rrelu", "glu", "maxout", "gumbel_softmax"]
