@@ -91,6 +91,26 @@ def test_gumbel_softmax_gradients_soft_and_straight_through():
     assert np.abs(grads[1]).max() > 1e-3
 
 
+def test_static_mode_hard_gumbel_gradient_and_the_other_functions(static):
+    main, startup = static
+    x = paddle.static.data("x", [2, 4], "float32")
+    x.stop_gradient = False
+    hard = F.gumbel_softmax(x, hard=True)
+    grad = paddle.static.gradients([(hard * paddle.arange(4, dtype="float32")).sum()], [x])[0]
+    lengths = paddle.static.data("lengths", [3], "int64")
+    outs = [hard, grad, F.pairwise_distance(x, x * 2), F.sequence_mask(lengths, 3)]
+    exe = paddle.static.Executor()
+    exe.run(startup)
+    a = np.arange(8, dtype="float32").reshape(2, 4) / 4
+    h, g, d, m = exe.run(main, feed={"x": a, "lengths": np.array([1, 3, 0])}, fetch_list=outs)
+    assert np.all(h.sum(1) == 1) and set(np.unique(h)) == {0.0, 1.0}
+    # the soft sample's softmax gradient: nonzero, summing to 0 along the axis
+    assert np.abs(g).max() > 1e-3
+    np.testing.assert_allclose(g.sum(1), 0, atol=1e-6)
+    np.testing.assert_allclose(d, np.sqrt(((-a + 1e-6) ** 2).sum(1)), rtol=1e-6)
+    np.testing.assert_array_equal(m, [[1, 0, 0], [1, 1, 1], [0, 0, 0]])
+
+
 def test_gumbel_softmax_errors():
     with pytest.raises(ValueError, match="temperature must be greater than 0"):
         F.gumbel_softmax(paddle.ones([2, 3]), 0.0)

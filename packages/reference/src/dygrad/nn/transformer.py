@@ -9,6 +9,7 @@ import copy
 
 from .. import tensor as T
 from .._core.tensor import Tensor
+from ..tensor.manipulation import _int
 from . import functional as F
 from .common import Dropout, Linear
 from .container import LayerList
@@ -410,6 +411,5 @@ class Transformer(Layer):
     def generate_square_subsequent_mask(self, length):
         """A [length, length] additive mask of the default dtype: 0 on and below the
         diagonal, -inf above it (position i attends to positions up to i)."""
-        if isinstance(length, Tensor):
-            length = int(length.item())
+        length = _int(length, "Transformer.generate_square_subsequent_mask", "length")
         return T.triu(T.full([length, length], -float("inf")), 1)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from ... import tensor as T
+from ..._core.autograd import no_grad
 from ..._core.dispatch import ops
 from ..._core.ops.nn import check_float
 from ..._core.optable import Meta
@@ -230,7 +231,9 @@ def gumbel_softmax(x, temperature=1.0, hard=False, axis=-1, name=None):
     axis %= x.ndim
     classes = T.reshape(T.arange(x.shape[axis]), [-1] + [1] * (x.ndim - 1 - axis))
     one_hot = T.cast(T.argmax(soft, axis=axis, keepdim=True) == classes, soft.dtype)
-    return one_hot + (soft - soft.detach())  # forward: exactly one-hot; backward: soft's
+    with no_grad():  # a copy outside the graph (detach() shares the static Variable)
+        soft_value = ops.scale(soft, scale=1.0)
+    return one_hot + (soft - soft_value)  # forward: exactly one-hot; backward: soft's
 
 
 __all__ = ["relu", "sigmoid", "tanh", "softmax", "log_softmax", "relu6", "leaky_relu", "prelu",
