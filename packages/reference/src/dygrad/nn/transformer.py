@@ -43,6 +43,7 @@ def _convert_param_attr_to_list(param_attr, n):
 
 
 def _check_sizes(d_model, nhead, dim_feedforward):
+    """ValueError unless the sizes of a Transformer (layer) are positive."""
     for name, value in (("d_model", d_model), ("nhead", nhead),
                         ("dim_feedforward", dim_feedforward)):
         if value <= 0:
