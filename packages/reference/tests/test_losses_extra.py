@@ -1,8 +1,9 @@
 """The margin, embedding and likelihood losses of paddle.nn and paddle.nn.functional
 (soft margin, hinge embedding, multi-label soft margin, multi margin, triplet, Poisson and
 Gaussian NLL): values against NumPy statements for every reduction, gradients against
-central differences (float64), Paddle's shapes, defaults and errors. Numbers said to come
-from Paddle 3.3.1 were computed with it on the same inputs."""
+central differences (float64), Paddle's shapes, defaults and errors; and the layout
+shuffles pixel_unshuffle and channel_shuffle. Numbers said to come from Paddle 3.3.1 were
+computed with it on the same inputs."""
 
 import numpy as np
 import pytest
@@ -346,3 +347,65 @@ def test_gaussian_nll_loss_clips_variance_and_errors():
         nn.GaussianNLLLoss(reduction="max")
     with pytest.raises(TypeError, match=f"{api}: variance must be a floating-point"):
         F.gaussian_nll_loss(t(X), t(Y), t(np.ones((5, 3), np.int64)))
+
+
+# ---------------------------------------------------------------------------
+# pixel_unshuffle and channel_shuffle
+# ---------------------------------------------------------------------------
+
+IMAGE = rng.standard_normal((2, 3, 4, 6))
+
+
+def test_pixel_unshuffle():
+    out = F.pixel_unshuffle(t(IMAGE), 2)
+    assert out.shape == [2, 12, 2, 3]
+    for c in range(3):
+        for i in range(2):
+            for j in range(2):
+                np.testing.assert_array_equal(out.numpy()[:, c * 4 + i * 2 + j],
+                                              IMAGE[:, c, i::2, j::2])
+    np.testing.assert_array_equal(F.pixel_shuffle(out, 2).numpy(), IMAGE)
+    nhwc = F.pixel_unshuffle(t(IMAGE.transpose(0, 2, 3, 1)), 2, data_format="NHWC")
+    np.testing.assert_array_equal(nhwc.numpy(), out.numpy().transpose(0, 2, 3, 1))
+    layer = nn.PixelUnshuffle(2, "NHWC")
+    assert layer(t(IMAGE.transpose(0, 2, 3, 1))).shape == [2, 2, 3, 12]
+    assert repr(layer) == "PixelUnshuffle(downscale_factor=2, data_format=NHWC)"
+    assert repr(nn.PixelUnshuffle(3)) == "PixelUnshuffle(downscale_factor=3)"
+    check_grads(lambda x: F.pixel_unshuffle(x, 2), IMAGE[:1, :2])
+
+
+def test_channel_shuffle():
+    x = rng.standard_normal((2, 6, 3, 2))
+    out = F.channel_shuffle(t(x), 3)
+    for j in range(2):
+        for g in range(3):
+            np.testing.assert_array_equal(out.numpy()[:, j * 3 + g], x[:, g * 2 + j])
+    nhwc = F.channel_shuffle(t(x.transpose(0, 2, 3, 1)), 3, data_format="NHWC")
+    np.testing.assert_array_equal(nhwc.numpy(), out.numpy().transpose(0, 2, 3, 1))
+    np.testing.assert_array_equal(nn.ChannelShuffle(3)(t(x)).numpy(), out.numpy())
+    assert repr(nn.ChannelShuffle(2, "NHWC")) == "ChannelShuffle(groups=2, data_format=NHWC)"
+    check_grads(lambda v: F.channel_shuffle(v, 2), x[:1, :4, :2])
+
+
+@pytest.mark.parametrize("call,error,message", [
+    (lambda: F.pixel_unshuffle(paddle.ones([1, 2, 5, 4]), 2), ValueError,
+     r"pixel_unshuffle: downscale_factor \(2\) must divide"),
+    (lambda: F.pixel_unshuffle(paddle.ones([1, 2, 4, 4]), 0), ValueError,
+     "pixel_unshuffle: downscale_factor must be positive"),
+    (lambda: F.pixel_unshuffle(paddle.ones([1, 2, 4, 4]), 2.0), TypeError,
+     "pixel_unshuffle: downscale_factor must be an int"),
+    (lambda: F.pixel_unshuffle(paddle.ones([2, 4, 4]), 2), ValueError,
+     "pixel_unshuffle: x must be a 4-D tensor"),
+    (lambda: F.pixel_unshuffle(paddle.ones([1, 2, 4, 4]), 2, "NCDHW"), ValueError,
+     "pixel_unshuffle: data_format must be 'NCHW' or 'NHWC'"),
+    (lambda: nn.PixelUnshuffle(-1), ValueError, "PixelUnshuffle: downscale_factor must be"),
+    (lambda: F.channel_shuffle(paddle.ones([1, 6, 4, 4]), 4), ValueError,
+     r"channel_shuffle: groups \(4\) must divide the number of channels \(6\)"),
+    (lambda: F.channel_shuffle(paddle.ones([1, 6, 4, 4]), 0), ValueError,
+     "channel_shuffle: groups must be positive"),
+    (lambda: nn.ChannelShuffle(2.0), TypeError, "ChannelShuffle: groups must be an int"),
+    (lambda: nn.ChannelShuffle(2, "X"), ValueError, "ChannelShuffle: data_format"),
+])
+def test_shuffle_errors_as_paddle(call, error, message):
+    with pytest.raises(error, match=message):
+        call()
