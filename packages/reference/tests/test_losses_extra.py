@@ -349,6 +349,22 @@ def test_gaussian_nll_loss_clips_variance_and_errors():
         F.gaussian_nll_loss(t(X), t(Y), t(np.ones((5, 3), np.int64)))
 
 
+def test_value_checks_wait_for_dynamic_mode_in_a_static_program(static):
+    """The checks of values (labels in range, distances and variances not negative) are
+    skipped while a program is built, as Paddle's; the program computes the losses."""
+    main, startup = static
+    x = paddle.static.data("x", [-1, 3], "float64")
+    y = paddle.static.data("y", [-1, 3], "float64")
+    label = paddle.static.data("label", [-1], "int64")
+    losses = [F.multi_margin_loss(x, label), F.triplet_margin_loss(x, y, 2 * y),
+              F.gaussian_nll_loss(x, y, y * y)]
+    exe = paddle.static.Executor()
+    exe.run(startup)
+    got = exe.run(main, feed={"x": X, "y": Y, "label": CLASSES}, fetch_list=losses)
+    expected = [multi_margin_np(X, CLASSES).mean(), triplet_np(X, Y, 2 * Y).mean(),
+                gaussian_np(X, Y, Y * Y).mean()]
+    np.testing.assert_allclose(np.array(got, dtype=np.float64), expected, rtol=1e-10)
+
 # ---------------------------------------------------------------------------
 # pixel_unshuffle and channel_shuffle
 # ---------------------------------------------------------------------------

@@ -9,6 +9,7 @@ import math
 import numpy as np
 
 from ... import tensor as T
+from ..._core import program as _program
 from ..._core.dispatch import ops
 from ..._core.dtype import from_numpy
 from ..._core.tensor import Tensor
@@ -57,6 +58,12 @@ def _check_same_shape(x, y, api, x_arg="input", y_arg="label"):
     if x.shape != y.shape:
         raise ValueError(f"{api}: {x_arg} and {y_arg} must have the same shape, got "
                          f"{x_arg} shape {x.shape} and {y_arg} shape {y.shape}")
+
+
+def _any_eager(condition):
+    """Whether any element of the boolean tensor is true; False while a static program is
+    built (Paddle checks values only in dynamic mode)."""
+    return not _program.in_static_mode() and T.any(condition).item()
 
 
 def _safe_denominator(total):
@@ -442,7 +449,7 @@ def multi_margin_loss(input, label, p=1, margin=1.0, weight=None, reduction="mea
     if label.shape[0] != num:
         raise ValueError(f"{api}: label must hold one class per sample ({num}) for input of "
                          f"shape {input.shape}, got label shape {label.shape}")
-    if T.any(T.logical_or(label < 0, label >= classes)).item():
+    if _any_eager(T.logical_or(label < 0, label >= classes)):
         raise ValueError(f"{api}: label values must be in [0, {classes})")
     column = T.unsqueeze(label, 1)
     target = T.take_along_axis(input, column, axis=1)
@@ -490,7 +497,7 @@ def _triplet(distance, input, positive, negative, margin, swap, reduction, api):
     d_neg = distance(input, negative)
     if swap:
         d_neg = T.minimum(d_neg, distance(positive, negative))
-    if T.any(d_pos < 0).item() or T.any(d_neg < 0).item():
+    if _any_eager(d_pos < 0) or _any_eager(d_neg < 0):
         raise ValueError(f"{api}: the distances must be at least 0; check distance_function")
     loss = d_pos - d_neg + margin
     return _reduce(T.maximum(loss, T.zeros_like(loss)), reduction)
@@ -559,7 +566,7 @@ def gaussian_nll_loss(input, label, variance, full=False, epsilon=1e-06, reducti
             raise ValueError(f"{api}: variance must have input's shape {input.shape}, or it "
                              f"without the last axis or with 1 there, got {variance.shape}")
     check_reduction(reduction, api)
-    if T.any(variance < 0).item():
+    if _any_eager(variance < 0):
         raise ValueError(f"{api}: variance has negative entries")
     variance = T.clip(variance, min=epsilon)
     loss = 0.5 * (T.log(variance) + T.square(input - label) / variance)
