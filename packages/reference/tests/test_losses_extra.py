@@ -349,6 +349,17 @@ def test_gaussian_nll_loss_clips_variance_and_errors():
         F.gaussian_nll_loss(t(X), t(Y), t(np.ones((5, 3), np.int64)))
 
 
+def test_float32_inputs_give_float32_losses():
+    a, b, c = (t(v.astype(np.float32)) for v in (X, Y, Z))
+    w, var = t(WEIGHT3.astype(np.float32)), t(VARIANCE.astype(np.float32))
+    losses = [F.soft_margin_loss(a, b), F.hinge_embedding_loss(a, b),
+              F.multi_label_soft_margin_loss(a, b, w),
+              F.multi_margin_loss(a, t(CLASSES), 2, 0.5, w),
+              F.triplet_margin_loss(a, b, c, p=3), F.triplet_margin_with_distance_loss(a, b, c),
+              F.poisson_nll_loss(a, b, full=True), F.gaussian_nll_loss(a, b, var, full=True)]
+    for loss in losses:
+        assert loss.dtype == paddle.float32 and loss.shape == []
+
 def test_value_checks_wait_for_dynamic_mode_in_a_static_program(static):
     """The checks of values (labels in range, distances and variances not negative) are
     skipped while a program is built, as Paddle's; the program computes the losses."""
