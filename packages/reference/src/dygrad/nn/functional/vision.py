@@ -145,6 +145,7 @@ def upsample(x, size=None, scale_factor=None, mode="nearest", align_corners=Fals
 
 
 def check_data_format(data_format, api):
+    """data_format, which must be 'NCHW' or 'NHWC' (ValueError naming ``api`` otherwise)."""
     if data_format not in ("NCHW", "NHWC"):
         raise ValueError(f"{api}: data_format must be 'NCHW' or 'NHWC', got {data_format!r}")
     return data_format
@@ -160,6 +161,7 @@ def _as_nchw(x, data_format, api):
 
 
 def check_positive_int(value, api, arg):
+    """value as an int: TypeError unless it is an integer, ValueError unless positive."""
     if not isinstance(value, numbers.Integral):
         raise TypeError(f"{api}: {arg} must be an int, got {type(value).__name__}")
     if value <= 0:
