@@ -324,6 +324,12 @@ def _unfold(k, d=1, p=0, s=1):
     return ref
 
 
+def _unshuffle(x, r):
+    """pixel_unshuffle of NCHW x: out[:, c * r * r + i * r + j] = x[:, c, i::r, j::r]."""
+    c = x.shape[1]
+    return np.stack([x[:, k // (r * r), (k // r) % r::r, k % r::r] for k in range(c * r * r)], 1)
+
+
 VISION = [
     entry("Upsample",
           Case({"scale_factor": 2}, X4, _nearest((8, 10))),
@@ -348,6 +354,13 @@ VISION = [
     entry("UpsamplingBilinear2D", Case({"scale_factor": 2}, X4, _bilinear_resize((8, 10), True))),
     entry("PixelShuffle", Case({"upscale_factor": 2}, rand((1, 8, 2, 3)), unary(
         lambda x: x.reshape(1, 2, 2, 2, 2, 3).transpose(0, 1, 4, 2, 5, 3).reshape(1, 2, 4, 6)))),
+    entry("PixelUnshuffle", Case({"downscale_factor": 2}, rand((1, 2, 4, 6)),
+                                 unary(lambda x: _unshuffle(x, 2))),
+          Case({"downscale_factor": 2, "data_format": "NHWC"}, rand((2, 4, 2, 3)), unary(
+              lambda x: _unshuffle(x.transpose(0, 3, 1, 2), 2).transpose(0, 2, 3, 1)),
+               desc="NHWC")),
+    entry("ChannelShuffle", Case({"groups": 3}, rand((2, 6, 2, 3)), unary(
+        lambda x: x.reshape(2, 3, 2, 2, 3).transpose(0, 2, 1, 3, 4).reshape(2, 6, 2, 3)))),
     entry("Unfold", Case({"kernel_sizes": 2}, X4, _unfold(2)),
           Case({"kernel_sizes": 3, "dilations": 2, "paddings": 1, "strides": 2},
                rand((2, 2, 5, 6)), _unfold(3, 2, 1, 2))),

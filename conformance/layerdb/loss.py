@@ -157,6 +157,75 @@ def _ctc(blank=0, reduction="mean"):
     return ref
 
 
+# margin, embedding and likelihood losses
+
+def _signs(*shapes):
+    """inputs(rng): float scores of shapes[0] and labels -1 / 1 of shapes[1]."""
+    return lambda rng: (rng.uniform(-2, 2, shapes[0]), rng.choice([-1.0, 1.0], shapes[1]))
+
+
+def _multi_label(w=None, reduction="mean"):
+    def ref(sd, x, y):
+        loss = y * softplus(-x) + (1 - y) * softplus(x)
+        return _reduce((loss * (1 if w is None else w)).mean(-1), reduction)
+    return ref
+
+
+def _multi_margin(p=1, margin=1.0, w=None, reduction="mean"):
+    """sum over the classes i != y of max(0, margin - x[y] + x[i])^p / C, times w[y]."""
+    def ref(sd, x, y):
+        picked = np.take_along_axis(x, y[:, None], 1)
+        others = np.arange(x.shape[1]) != y[:, None]
+        loss = (np.maximum(0, margin - picked + x) ** p * others).sum(1) / x.shape[1]
+        return _reduce(loss * (1 if w is None else w[y]), reduction)
+    return ref
+
+
+def _triplet(margin=1.0, p=2.0, eps=1e-6, swap=False, reduction="mean"):
+    def dist(a, b):
+        return (np.abs(a - b + eps) ** p).sum(-1) ** (1 / p)
+
+    def ref(sd, a, pos, neg):
+        d_neg = np.minimum(dist(a, neg), dist(pos, neg)) if swap else dist(a, neg)
+        return _reduce(np.maximum(0, dist(a, pos) - d_neg + margin), reduction)
+    return ref
+
+
+def _poisson(log_input=True, full=False, reduction="mean"):
+    def ref(sd, x, y):
+        loss = np.exp(x) - y * x if log_input else x - y * np.log(x + 1e-8)
+        if full:
+            s = np.maximum(y, 1)
+            loss = loss + np.where(y > 1, s * np.log(s) - s + 0.5 * np.log(2 * np.pi * s), 0)
+        return _reduce(loss, reduction)
+    return ref
+
+
+def _gaussian(full=False, reduction="mean"):
+    def ref(sd, x, y, var):
+        var = var.reshape(var.shape + (1,) * (x.ndim - var.ndim))
+        loss = 0.5 * (np.log(var) + (x - y) ** 2 / var) + (0.5 * np.log(2 * np.pi) * full)
+        return _reduce(loss, reduction)
+    return ref
+
+
+def _class_inputs(rng):
+    return rng.uniform(-2, 2, (4, 5)), rng.integers(0, 5, (4,)).astype(np.int64)
+
+
+def _counts(rng):
+    return rng.uniform(-1, 1, (3, 4)), rng.integers(0, 5, (3, 4)).astype(np.float64)
+
+
+def _rates(rng):
+    return rng.uniform(0.2, 2, (3, 4)), rng.integers(0, 5, (3, 4)).astype(np.float64)
+
+
+def _gauss_inputs(var_shape):
+    return lambda rng: (rng.uniform(-2, 2, (3, 4)), rng.uniform(-2, 2, (3, 4)),
+                        rng.uniform(0.2, 2, var_shape))
+
+
 XY = rand((3, 4), (3, 4))
 
 LAYERS = [
@@ -213,4 +282,35 @@ LAYERS = [
               rng.uniform(-2, 2, (5, 2, 4)), np.array([[1, 2], [0, 0]], dtype=np.int32),
               np.array([5, 4], dtype=np.int64), np.array([2, 2], dtype=np.int64)),
                _ctc(3, "sum"), tol=(1e-9, 1e-9))),
+    entry("SoftMarginLoss", Case({}, _signs((3, 4), (3, 4)),
+                                 lambda sd, x, y: softplus(-y * x).mean(), grad_inputs=(0,)),
+          Case({"reduction": "none"}, _signs((3, 4), (3, 4)),
+               lambda sd, x, y: softplus(-y * x), grad_inputs=(0,))),
+    entry("HingeEmbeddingLoss",
+          Case({}, _signs((3, 4), (3, 4)), lambda sd, x, y: np.where(
+              y == 1, x, np.maximum(0, 1 - x)).mean(), grad_inputs=(0,)),
+          Case({"margin": 0.5, "reduction": "none"}, _signs((3, 4), (3, 1)),
+               lambda sd, x, y: np.where(y == 1, x, np.maximum(0, 0.5 - x)),
+               desc="label broadcast", grad_inputs=(0,))),
+    entry("MultiLabelSoftMarginLoss",
+          Case({}, _probs((3, 5), (3, 5)), _multi_label(), grad_inputs=(0,)),
+          Case({"weight": W5, "reduction": "none"}, _probs((3, 5), (3, 5)),
+               _multi_label(W5, "none"), grad_inputs=(0,))),
+    entry("MultiMarginLoss", Case({}, _class_inputs, _multi_margin()),
+          Case({"p": 2, "margin": 0.5, "weight": W5, "reduction": "sum"}, _class_inputs,
+               _multi_margin(2, 0.5, W5, "sum"), desc="p=2 weight")),
+    entry("TripletMarginLoss", Case({}, rand((3, 4), (3, 4), (3, 4)), _triplet()),
+          Case({"margin": 0.5, "p": 1.0, "swap": True, "reduction": "none"},
+               rand((3, 4), (3, 4), (3, 4)), _triplet(0.5, 1.0, swap=True, reduction="none"),
+               desc="p=1 swap")),
+    entry("TripletMarginWithDistanceLoss",
+          Case({}, rand((3, 4), (3, 4), (3, 4)), _triplet()),
+          Case({"margin": 2.0, "swap": True, "reduction": "sum"}, rand((3, 4), (3, 4), (3, 4)),
+               _triplet(2.0, swap=True, reduction="sum"), desc="swap")),
+    entry("PoissonNLLLoss", Case({}, _counts, _poisson(), grad_inputs=(0,)),
+          Case({"log_input": False, "full": True, "reduction": "none"}, _rates,
+               _poisson(False, True, "none"), desc="rates full", grad_inputs=(0,))),
+    entry("GaussianNLLLoss", Case({}, _gauss_inputs((3, 4)), _gaussian()),
+          Case({"full": True, "reduction": "sum"}, _gauss_inputs((3,)), _gaussian(True, "sum"),
+               desc="one variance per row full")),
 ]

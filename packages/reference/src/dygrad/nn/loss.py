@@ -152,6 +152,106 @@ class CTCLoss(_Loss):
                           self.reduction, norm_by_times)
 
 
+class SoftMarginLoss(_Loss):
+    """log(1 + exp(-label * input)), as F.soft_margin_loss."""
+
+    def __init__(self, reduction="mean", name=None):
+        super().__init__(reduction, "SoftMarginLoss")
+
+    def forward(self, input, label):
+        return F.soft_margin_loss(input, label, self.reduction)
+
+
+class HingeEmbeddingLoss(_Loss):
+    """input for label 1, max(0, margin - input) for label -1, as F.hinge_embedding_loss."""
+
+    def __init__(self, margin=1.0, reduction="mean", name=None):
+        super().__init__(reduction, "HingeEmbeddingLoss")
+        self.margin = margin
+
+    def forward(self, input, label):
+        return F.hinge_embedding_loss(input, label, self.margin, self.reduction)
+
+
+class MultiLabelSoftMarginLoss(_Loss):
+    """Per-class logistic loss averaged over classes, as F.multi_label_soft_margin_loss."""
+
+    def __init__(self, weight=None, reduction="mean", name=None):
+        super().__init__(reduction, "MultiLabelSoftMarginLoss")
+        self.weight = weight
+
+    def forward(self, input, label):
+        return F.multi_label_soft_margin_loss(input, label, self.weight, self.reduction)
+
+
+class MultiMarginLoss(_Loss):
+    """The multi-class hinge loss, as F.multi_margin_loss."""
+
+    def __init__(self, p=1, margin=1.0, weight=None, reduction="mean", name=None):
+        super().__init__(reduction, "MultiMarginLoss")
+        self.p, self.margin, self.weight = p, margin, weight
+
+    def forward(self, input, label):
+        return F.multi_margin_loss(input, label, self.p, self.margin, self.weight,
+                                   self.reduction)
+
+
+class TripletMarginLoss(_Loss):
+    """The triplet loss with p-norm distances, as F.triplet_margin_loss."""
+
+    def __init__(self, margin=1.0, p=2.0, epsilon=1e-06, swap=False, reduction="mean",
+                 name=None):
+        super().__init__(reduction, "TripletMarginLoss")
+        self.margin, self.p, self.epsilon, self.swap = margin, p, epsilon, swap
+
+    def forward(self, input, positive, negative):
+        return F.triplet_margin_loss(input, positive, negative, self.margin, self.p,
+                                     self.epsilon, self.swap, self.reduction)
+
+
+class TripletMarginWithDistanceLoss(_Loss):
+    """The triplet loss with a distance function, as F.triplet_margin_with_distance_loss."""
+
+    def __init__(self, distance_function=None, margin=1.0, swap=False, reduction="mean",
+                 name=None):
+        super().__init__(reduction, "TripletMarginWithDistanceLoss")
+        self.distance_function, self.margin, self.swap = distance_function, margin, swap
+
+    def forward(self, input, positive, negative):
+        return F.triplet_margin_with_distance_loss(input, positive, negative,
+                                                   self.distance_function, self.margin,
+                                                   self.swap, self.reduction)
+
+
+class PoissonNLLLoss(_Loss):
+    """The Poisson negative log-likelihood, as F.poisson_nll_loss."""
+
+    def __init__(self, log_input=True, full=False, epsilon=1e-08, reduction="mean",
+                 name=None):
+        if epsilon <= 0:
+            raise ValueError(f"PoissonNLLLoss: epsilon must be positive, got {epsilon}")
+        super().__init__(reduction, "PoissonNLLLoss")
+        self.log_input, self.full, self.epsilon = log_input, full, epsilon
+
+    def forward(self, input, label):
+        return F.poisson_nll_loss(input, label, self.log_input, self.full, self.epsilon,
+                                  self.reduction)
+
+
+class GaussianNLLLoss(_Loss):
+    """The Gaussian negative log-likelihood, as F.gaussian_nll_loss."""
+
+    def __init__(self, full=False, epsilon=1e-06, reduction="mean", name=None):
+        super().__init__(reduction, "GaussianNLLLoss")
+        self.full, self.epsilon = full, epsilon
+
+    def forward(self, input, label, variance):
+        return F.gaussian_nll_loss(input, label, variance, self.full, self.epsilon,
+                                   self.reduction)
+
+
 __all__ = ["MSELoss", "L1Loss", "SmoothL1Loss", "HuberLoss", "CrossEntropyLoss", "NLLLoss", "BCELoss",
            "BCEWithLogitsLoss", "KLDivLoss", "MarginRankingLoss", "CosineEmbeddingLoss",
-           "CTCLoss"]
+           "CTCLoss", "SoftMarginLoss", "HingeEmbeddingLoss", "MultiLabelSoftMarginLoss",
+           "MultiMarginLoss", "TripletMarginLoss", "TripletMarginWithDistanceLoss",
+           "PoissonNLLLoss", "GaussianNLLLoss"]

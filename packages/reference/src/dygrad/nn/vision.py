@@ -1,8 +1,10 @@
-"""Vision layers: Upsample (and its nearest / bilinear 2-D forms), PixelShuffle, Unfold."""
+"""Vision layers: Upsample (and its nearest / bilinear 2-D forms), PixelShuffle,
+PixelUnshuffle, ChannelShuffle, Unfold."""
 
 from __future__ import annotations
 
 from . import functional as F
+from .functional.vision import check_data_format, check_positive_int
 from .layer import Layer
 
 
@@ -80,4 +82,39 @@ class Unfold(Layer):
                 f"padding={self.paddings}, stride={self.strides}")
 
 
-__all__ = ["Upsample", "UpsamplingNearest2D", "UpsamplingBilinear2D", "PixelShuffle", "Unfold"]
+class PixelUnshuffle(Layer):
+    """[N, C, H * r, W * r] -> [N, C * r * r, H, W], as F.pixel_unshuffle."""
+
+    def __init__(self, downscale_factor, data_format="NCHW", name=None):
+        super().__init__()
+        api = "PixelUnshuffle"
+        self._downscale_factor = check_positive_int(downscale_factor, api, "downscale_factor")
+        self._data_format = check_data_format(data_format, api)
+
+    def forward(self, x):
+        return F.pixel_unshuffle(x, self._downscale_factor, self._data_format)
+
+    def extra_repr(self):
+        fmt = f", data_format={self._data_format}" if self._data_format != "NCHW" else ""
+        return f"downscale_factor={self._downscale_factor}{fmt}"
+
+
+class ChannelShuffle(Layer):
+    """The channels interleaved across ``groups`` groups, as F.channel_shuffle."""
+
+    def __init__(self, groups, data_format="NCHW", name=None):
+        super().__init__()
+        api = "ChannelShuffle"
+        self._groups = check_positive_int(groups, api, "groups")
+        self._data_format = check_data_format(data_format, api)
+
+    def forward(self, x):
+        return F.channel_shuffle(x, self._groups, self._data_format)
+
+    def extra_repr(self):
+        fmt = f", data_format={self._data_format}" if self._data_format != "NCHW" else ""
+        return f"groups={self._groups}{fmt}"
+
+
+__all__ = ["Upsample", "UpsamplingNearest2D", "UpsamplingBilinear2D", "PixelShuffle", "Unfold",
+           "PixelUnshuffle", "ChannelShuffle"]

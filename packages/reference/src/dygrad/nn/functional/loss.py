@@ -4,9 +4,12 @@ no broadcasting is involved; the others are composites of tensor ops, as in Padd
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from ... import tensor as T
+from ..._core import program as _program
 from ..._core.dispatch import ops
 from ..._core.dtype import from_numpy
 from ..._core.tensor import Tensor
@@ -55,6 +58,12 @@ def _check_same_shape(x, y, api, x_arg="input", y_arg="label"):
     if x.shape != y.shape:
         raise ValueError(f"{api}: {x_arg} and {y_arg} must have the same shape, got "
                          f"{x_arg} shape {x.shape} and {y_arg} shape {y.shape}")
+
+
+def _any_eager(condition):
+    """Whether any element of the boolean tensor is true; False while a static program is
+    built (Paddle checks values only in dynamic mode)."""
+    return not _program.in_static_mode() and T.any(condition).item()
 
 
 def _safe_denominator(total):
@@ -382,6 +391,191 @@ def cosine_embedding_loss(input1, input2, label, margin=0, reduction="mean", nam
 
 
 # ---------------------------------------------------------------------------
+# margin and embedding losses
+# ---------------------------------------------------------------------------
+
+def soft_margin_loss(input, label, reduction="mean", name=None):
+    """log(1 + exp(-label * input)) for labels 1 or -1 (any dtype, cast to input's),
+    computed as a softplus so large margins do not overflow."""
+    api = "soft_margin_loss"
+    check_reduction(reduction, api)
+    _check_float(input, api, "input")
+    check_tensor(label, api, "label")
+    _check_same_shape(input, label, api)
+    z = -T.cast(label, input.dtype) * input
+    return _reduce(ops.softplus(z, beta=1.0, threshold=20.0), reduction)
+
+
+def hinge_embedding_loss(input, label, margin=1.0, reduction="mean", name=None):
+    """input where label is 1, max(0, margin - input) where it is -1, 0 elsewhere; label
+    broadcasts against input."""
+    api = "hinge_embedding_loss"
+    check_reduction(reduction, api)
+    _check_float(input, api, "input")
+    check_tensor(label, api, "label")
+    zero = T.zeros_like(input)
+    loss = T.where(label == 1.0, input, zero) + \
+        T.where(label == -1.0, T.maximum(margin - input, zero), zero)
+    return _reduce(loss, reduction)
+
+
+def multi_label_soft_margin_loss(input, label, weight=None, reduction="mean", name=None):
+    """-(label * log sigmoid(input) + (1 - label) * log sigmoid(-input)), times ``weight``
+    (broadcast), averaged over the last axis: one loss per sample before the reduction."""
+    api = "multi_label_soft_margin_loss"
+    check_reduction(reduction, api)
+    _check_float(input, api, "input")
+    _check_float(label, api, "label")
+    _check_same_shape(input, label, api)
+    loss = -(label * ops.logsigmoid(input) + (1.0 - label) * ops.logsigmoid(-input))
+    if weight is not None:
+        loss = loss * _check_float(weight, api, "weight")
+    return _reduce(T.mean(loss, axis=-1), reduction)
+
+
+def multi_margin_loss(input, label, p=1, margin=1.0, weight=None, reduction="mean",
+                      name=None):
+    """The multi-class hinge loss of scores input [N, C] and class indices label [N] (or
+    [N, 1]): sum over i != y of max(0, margin - input[y] + input[i])^p / C, times
+    weight[y] when ``weight`` [C] is given."""
+    api = "multi_margin_loss"
+    check_reduction(reduction, api)
+    _check_float(input, api, "input")
+    _check_index(label, api, "label")
+    if input.ndim != 2:
+        raise ValueError(f"{api}: input must be [N, C], got shape {input.shape}")
+    num, classes = input.shape
+    label = T.reshape(label, [-1])
+    if label.shape[0] != num:
+        raise ValueError(f"{api}: label must hold one class per sample ({num}) for input of "
+                         f"shape {input.shape}, got label shape {label.shape}")
+    if _any_eager(T.logical_or(label < 0, label >= classes)):
+        raise ValueError(f"{api}: label values must be in [0, {classes})")
+    column = T.unsqueeze(label, 1)
+    target = T.take_along_axis(input, column, axis=1)
+    others = T.cast(column != T.arange(classes, dtype=label.dtype), input.dtype)
+    hinge = T.maximum(margin - target + input, T.zeros_like(input))
+    loss = T.sum(T.pow(hinge, p) * others, axis=1) / classes
+    if weight is not None:
+        _check_float(weight, api, "weight")
+        if weight.shape != [classes]:
+            raise ValueError(f"{api}: weight must have shape [{classes}] (one per class), "
+                             f"got {weight.shape}")
+        loss = loss * T.gather(weight, label)
+    return _reduce(loss, reduction)
+
+
+def _distance(x, y, p, epsilon):
+    """The p-norm of x - y + epsilon over the last axis (Paddle's PairwiseDistance)."""
+    d = x - y + epsilon if epsilon else x - y
+    if p == float("inf"):
+        return T.max(T.abs(d), axis=-1)
+    if p == float("-inf"):
+        return T.min(T.abs(d), axis=-1)
+    if p == 0:
+        return T.sum(T.cast(d != 0, d.dtype), axis=-1)
+    if p == 2:
+        return T.sqrt(T.sum(T.square(d), axis=-1))
+    return T.pow(T.sum(T.pow(T.abs(d), p), axis=-1), 1.0 / p)
+
+
+def _check_triplet(input, positive, negative, margin, reduction, api):
+    check_reduction(reduction, api)
+    if margin < 0:
+        raise ValueError(f"{api}: margin must be at least 0, got {margin}")
+    for x, arg in ((input, "input"), (positive, "positive"), (negative, "negative")):
+        _check_float(x, api, arg)
+    if not input.shape == positive.shape == negative.shape:
+        raise ValueError(f"{api}: input, positive and negative must have the same shape, got "
+                         f"{input.shape}, {positive.shape} and {negative.shape}")
+
+
+def _triplet(distance, input, positive, negative, margin, swap, reduction, api):
+    """max(0, d(input, positive) - d(input, negative) + margin), with swap the negative
+    distance the smaller of d(input, negative) and d(positive, negative)."""
+    d_pos = distance(input, positive)
+    d_neg = distance(input, negative)
+    if swap:
+        d_neg = T.minimum(d_neg, distance(positive, negative))
+    if _any_eager(d_pos < 0) or _any_eager(d_neg < 0):
+        raise ValueError(f"{api}: the distances must be at least 0; check distance_function")
+    loss = d_pos - d_neg + margin
+    return _reduce(T.maximum(loss, T.zeros_like(loss)), reduction)
+
+
+def triplet_margin_loss(input, positive, negative, margin=1.0, p=2, epsilon=1e-06,
+                        swap=False, reduction="mean", name=None):
+    """The triplet loss with p-norm distances over the last axis, ||a - b + epsilon||_p."""
+    api = "triplet_margin_loss"
+    _check_triplet(input, positive, negative, margin, reduction, api)
+    return _triplet(lambda a, b: _distance(a, b, p, epsilon), input, positive, negative,
+                    margin, swap, reduction, api)
+
+
+def triplet_margin_with_distance_loss(input, positive, negative, distance_function=None,
+                                      margin=1.0, swap=False, reduction="mean", name=None):
+    """The triplet loss with ``distance_function(a, b)`` (default: the Euclidean distance
+    over the last axis, ||a - b + 1e-6||_2); distances must not be negative."""
+    api = "triplet_margin_with_distance_loss"
+    _check_triplet(input, positive, negative, margin, reduction, api)
+    distance = distance_function or (lambda a, b: _distance(a, b, 2, 1e-6))
+    return _triplet(distance, input, positive, negative, margin, swap, reduction, api)
+
+
+# ---------------------------------------------------------------------------
+# likelihood losses
+# ---------------------------------------------------------------------------
+
+def poisson_nll_loss(input, label, log_input=True, full=False, epsilon=1e-08,
+                     reduction="mean", name=None):
+    """The Poisson negative log-likelihood: exp(input) - label * input for log-rates
+    (log_input), else input - label * log(input + epsilon); ``full`` adds Stirling's
+    label * log(label) - label + 0.5 * log(2 pi label) where label > 1."""
+    api = "poisson_nll_loss"
+    if epsilon <= 0:
+        raise ValueError(f"{api}: epsilon must be positive, got {epsilon}")
+    check_reduction(reduction, api)
+    _check_float(input, api, "input")
+    _check_float(label, api, "label")
+    _check_same_shape(input, label, api)
+    if log_input:
+        loss = T.exp(input) - label * input
+    else:
+        loss = input - label * T.log(input + epsilon)
+    if full:
+        above = label > 1
+        safe = T.where(above, label, T.ones_like(label))
+        stirling = safe * T.log(safe) - safe + 0.5 * T.log(2 * math.pi * safe)
+        loss = loss + T.where(above, stirling, T.zeros_like(stirling))
+    return _reduce(loss, reduction)
+
+
+def gaussian_nll_loss(input, label, variance, full=False, epsilon=1e-06, reduction="mean",
+                      name=None):
+    """The Gaussian negative log-likelihood 0.5 * (log(v) + (input - label)^2 / v), v the
+    variance clipped below at epsilon (+ 0.5 * log(2 pi) with ``full``). variance has
+    input's shape, or input's without the last axis (or with 1 there): one variance per
+    row. Unlike Paddle (which clips it under no_grad), variance gets its gradient."""
+    api = "gaussian_nll_loss"
+    for x, arg in ((input, "input"), (label, "label"), (variance, "variance")):
+        _check_float(x, api, arg)
+    if variance.shape != input.shape:
+        if variance.shape == input.shape[:-1]:
+            variance = T.unsqueeze(variance, -1)
+        elif not (variance.shape[:-1] == input.shape[:-1] and variance.shape[-1:] == [1]):
+            raise ValueError(f"{api}: variance must have input's shape {input.shape}, or it "
+                             f"without the last axis or with 1 there, got {variance.shape}")
+    check_reduction(reduction, api)
+    if _any_eager(variance < 0):
+        raise ValueError(f"{api}: variance has negative entries")
+    variance = T.clip(variance, min=epsilon)
+    loss = 0.5 * (T.log(variance) + T.square(input - label) / variance)
+    if full:
+        loss = loss + 0.5 * math.log(2 * math.pi)
+    return _reduce(loss, reduction)
+
+
+# ---------------------------------------------------------------------------
 # CTC
 # ---------------------------------------------------------------------------
 
@@ -408,4 +602,7 @@ def ctc_loss(log_probs, labels, input_lengths, label_lengths, blank=0, reduction
 __all__ = ["cross_entropy", "softmax_with_cross_entropy", "nll_loss", "mse_loss",
            "square_error_cost", "l1_loss", "smooth_l1_loss", "binary_cross_entropy",
            "binary_cross_entropy_with_logits", "sigmoid_focal_loss", "log_loss", "kl_div",
-           "margin_ranking_loss", "cosine_embedding_loss", "ctc_loss"]
+           "margin_ranking_loss", "cosine_embedding_loss", "ctc_loss", "soft_margin_loss",
+           "hinge_embedding_loss", "multi_label_soft_margin_loss", "multi_margin_loss",
+           "triplet_margin_loss", "triplet_margin_with_distance_loss", "poisson_nll_loss",
+           "gaussian_nll_loss"]

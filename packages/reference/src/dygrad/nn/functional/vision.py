@@ -1,12 +1,14 @@
-"""paddle.nn.functional: interpolate / upsample, pixel_shuffle, unfold.
+"""paddle.nn.functional: interpolate / upsample, pixel_shuffle / pixel_unshuffle,
+channel_shuffle, unfold.
 
-All three are linear maps written with ops of the table, so they need no rows of their
+All are linear maps written with ops of the table, so they need no rows of their
 own and differentiate (twice) for free:
 
 - resizing is separable: along each spatial axis the output is ``M @ x`` for a constant
   [out, in] matrix ``M`` whose rows hold the nearest / linear / cubic / area weights of
   Paddle's source positions, applied with ``matmul``;
-- pixel_shuffle is a reshape, a transpose and a reshape;
+- pixel_shuffle, pixel_unshuffle and channel_shuffle are a reshape, a transpose and a
+  reshape;
 - unfold (im2col) is a grouped conv2d with one-hot filters, one per kernel position.
 """
 
@@ -142,18 +144,37 @@ def upsample(x, size=None, scale_factor=None, mode="nearest", align_corners=Fals
     return interpolate(x, size, scale_factor, mode, align_corners, align_mode, data_format)
 
 
+def check_data_format(data_format, api):
+    """data_format, which must be 'NCHW' or 'NHWC' (ValueError naming ``api`` otherwise)."""
+    if data_format not in ("NCHW", "NHWC"):
+        raise ValueError(f"{api}: data_format must be 'NCHW' or 'NHWC', got {data_format!r}")
+    return data_format
+
+
+def _as_nchw(x, data_format, api):
+    """4-D x checked, transposed to NCHW when data_format is 'NHWC'."""
+    check_tensor(x, api)
+    check_data_format(data_format, api)
+    if x.ndim != 4:
+        raise ValueError(f"{api}: x must be a 4-D tensor, got shape {x.shape}")
+    return T.transpose(x, [0, 3, 1, 2]) if data_format == "NHWC" else x
+
+
+def check_positive_int(value, api, arg):
+    """value as an int: TypeError unless it is an integer, ValueError unless positive."""
+    if not isinstance(value, numbers.Integral):
+        raise TypeError(f"{api}: {arg} must be an int, got {type(value).__name__}")
+    if value <= 0:
+        raise ValueError(f"{api}: {arg} must be positive, got {value}")
+    return int(value)
+
+
 def pixel_shuffle(x, upscale_factor, data_format="NCHW", name=None):
     """[N, C * r * r, H, W] -> [N, C, H * r, W * r]: each group of r * r channels becomes an
     r x r block of pixels (NHWC is transposed there and back)."""
     api = "pixel_shuffle"
-    check_tensor(x, api)
-    if data_format not in ("NCHW", "NHWC"):
-        raise ValueError(f"{api}: data_format must be 'NCHW' or 'NHWC', got {data_format!r}")
-    if x.ndim != 4:
-        raise ValueError(f"{api}: x must be a 4-D tensor, got shape {x.shape}")
+    x = _as_nchw(x, data_format, api)
     r = int(upscale_factor)
-    if data_format == "NHWC":
-        x = T.transpose(x, [0, 3, 1, 2])
     n, c, h, w = x.shape
     if r <= 0 or c % (r * r):
         raise ValueError(f"{api}: the square of upscale_factor ({r}) must divide the number "
@@ -184,4 +205,35 @@ def unfold(x, kernel_sizes, strides=1, paddings=0, dilations=1, name=None):
     return T.reshape(cols, [x.shape[0], c * kh * kw, -1])
 
 
-__all__ = ["interpolate", "upsample", "pixel_shuffle", "unfold"]
+def pixel_unshuffle(x, downscale_factor, data_format="NCHW", name=None):
+    """[N, C, H * r, W * r] -> [N, C * r * r, H, W], the inverse of pixel_shuffle: each
+    r x r block of pixels becomes r * r channels (NHWC is transposed there and back)."""
+    api = "pixel_unshuffle"
+    x = _as_nchw(x, data_format, api)
+    r = check_positive_int(downscale_factor, api, "downscale_factor")
+    n, c, h, w = x.shape
+    if h % r or w % r:
+        raise ValueError(f"{api}: downscale_factor ({r}) must divide the height and width of "
+                         f"x (shape {x.shape} as NCHW)")
+    out = T.reshape(x, [n, c, h // r, r, w // r, r])
+    out = T.reshape(T.transpose(out, [0, 1, 3, 5, 2, 4]), [n, c * r * r, h // r, w // r])
+    return T.transpose(out, [0, 2, 3, 1]) if data_format == "NHWC" else out
+
+
+def channel_shuffle(x, groups, data_format="NCHW", name=None):
+    """The channels of x [N, C, H, W] split into ``groups`` groups and interleaved: output
+    channel j * groups + g is channel g * (C / groups) + j."""
+    api = "channel_shuffle"
+    x = _as_nchw(x, data_format, api)
+    g = check_positive_int(groups, api, "groups")
+    n, c, h, w = x.shape
+    if c % g:
+        raise ValueError(f"{api}: groups ({g}) must divide the number of channels ({c}) of x "
+                         f"of shape {x.shape} (as NCHW)")
+    out = T.reshape(x, [n, g, c // g, h, w])
+    out = T.reshape(T.transpose(out, [0, 2, 1, 3, 4]), [n, c, h, w])
+    return T.transpose(out, [0, 2, 3, 1]) if data_format == "NHWC" else out
+
+
+__all__ = ["interpolate", "upsample", "pixel_shuffle", "unfold", "pixel_unshuffle",
+           "channel_shuffle"]
