@@ -415,6 +415,42 @@ def _svd_errors(rng):
     yield ErrorInput(_sample(make((2, 2), np.int32, rng)), TypeError, "float")
 
 
+def _slogdet_ref(x):
+    sign, logabsdet = np.linalg.slogdet(x.astype(np.float64))
+    return sign.astype(x.dtype), logabsdet.astype(x.dtype)
+
+
+def _slogdet_samples(dtype, rng):
+    yield from _square_samples(dtype, rng)
+    flipped = _well_conditioned((2, 3, 3), dtype, rng)
+    flipped[..., 0, :] *= -1
+    yield _sample(flipped, desc="negative determinants")
+    yield _sample(np.array([[1, 2], [2, 4]], dtype), grad=False, desc="singular: sign 0, -inf")
+
+
+def _symmetric(shape, dtype, rng):
+    """Symmetric matrices Q diag(d) Q^T with distinct eigenvalues d = -1, 0.5, 2, 3.5, ..."""
+    *batch, n, _ = shape
+    q = np.linalg.qr(rng.standard_normal((*batch, n, n)))[0]
+    d = -1 + 1.5 * np.arange(n)
+    return ((q * d) @ np.swapaxes(q, -1, -2)).astype(dtype)
+
+
+def _eigh_ref(x, UPLO="L"):
+    return tuple(np.linalg.eigh(x, UPLO=UPLO))
+
+
+def _eigh_samples(dtype, rng):
+    for s in [(3, 3), (2, 4, 4), (2, 1, 2, 2), (1, 1), (0, 0)]:
+        yield _sample(_symmetric(s, dtype, rng), desc=f"{s}")
+    yield _sample(_symmetric((3, 3), dtype, rng), UPLO="U", desc="UPLO='U'")
+
+
+def _eigh_errors(rng):
+    yield from _square_errors("eigh")(rng)
+    yield ErrorInput(_sample(make((2, 2), np.float32, rng), UPLO="X"), ValueError, "UPLO")
+
+
 def _fused_linear_ref(x, weight, bias, activation="none"):
     pre = x @ weight + bias
     return {"none": pre, "relu": np.maximum(pre, 0), "sigmoid": 1 / (1 + np.exp(-pre)),
@@ -504,6 +540,10 @@ OPS = [
            compare=_up_to_sign, errors=_qr_errors),
     OpInfo("svd", _svd_ref, _svd_samples, dtypes=FLOATS, gradgrad=True, tol=F32_LINALG_TOL,
            compare=_up_to_sign, errors=_svd_errors),
+    OpInfo("slogdet", _slogdet_ref, _slogdet_samples, dtypes=FLOATS, gradgrad=True,
+           tol=F32_LINALG_TOL, errors=_square_errors("slogdet")),
+    OpInfo("eigh", _eigh_ref, _eigh_samples, dtypes=FLOATS, gradgrad=True, tol=F32_LINALG_TOL,
+           compare=_up_to_sign, errors=_eigh_errors),
     OpInfo("fused_linear_activation", _fused_linear_ref, _fused_linear_samples, dtypes=FLOATS,
            gradgrad=True, tol={np.float32: (1e-5, 1e-5)}, errors=_fused_linear_errors),
     OpInfo("fused_linear_activation_grad", _fused_linear_grad_ref, _fused_linear_grad_samples,

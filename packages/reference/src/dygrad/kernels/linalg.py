@@ -132,6 +132,21 @@ def svd(x, full_matrices=False):
 
 
 @kernel
+def slogdet(x):
+    """(sign, log|det|) of each square matrix"""
+    _validate("slogdet", x)
+    sign, logabsdet = np.linalg.slogdet(x)
+    return sign.astype(x.dtype), logabsdet.astype(x.dtype)
+
+
+@kernel
+def eigh(x, UPLO="L"):
+    """(w, V) of the symmetric part of x, w ascending"""
+    _validate("eigh", x, UPLO=UPLO)
+    return tuple(np.linalg.eigh((x + np.swapaxes(x, -1, -2)) / 2, UPLO=UPLO))
+
+
+@kernel
 def fused_linear_activation(x, weight, bias, activation="none"):
     """activation(x @ weight + bias); the bias and a ReLU are applied in place"""
     if not x.dtype == weight.dtype == bias.dtype or activation not in LINEAR_ACTIVATIONS:

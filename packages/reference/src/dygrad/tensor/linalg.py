@@ -334,3 +334,108 @@ def svd(x, full_matrices=False, name=None):
     """Singular value decomposition x = U @ diag(S) @ VH; returns (U, S, VH), S descending."""
     _check_tensor("svd", x)
     return ops.svd(x, full_matrices=bool(full_matrices))
+
+
+def _square_float(api, x):
+    """Check the input of a function on square float matrices (as the op rows do)."""
+    _check_tensor(api, x)
+    if x.ndim < 2 or x.shape[-1] != x.shape[-2]:
+        raise ValueError(f"{api}: x must be a square matrix or a batch of them (shape "
+                         f"[..., n, n]), got shape {x.shape}")
+    if x._data.dtype.kind != "f":
+        raise TypeError(f"{api}: x must be float32 or float64, got {x.dtype}")
+
+
+def _identity_like(x):
+    """Identity matrices with x's shape and dtype (constants)."""
+    n = x.shape[-1]
+    return ops.broadcast_to(ops.eye(num_rows=n, num_columns=n, dtype=x._data.dtype),
+                            shape=tuple(x.shape))
+
+
+def matrix_power(x, n, name=None):
+    """x multiplied by itself n times (square matrices, batched); n = 0 gives the identity
+    and a negative n the power of the inverse."""
+    _square_float("matrix_power", x)
+    if isinstance(n, (bool, np.bool_)) or not isinstance(n, (int, np.integer)):
+        raise TypeError(f"matrix_power: n must be an int, got {type(n).__name__} {n!r}")
+    if n == 0:
+        return _identity_like(x)
+    base = ops.inverse(x) if n < 0 else x
+    n, out = abs(int(n)), None
+    while True:  # binary exponentiation: about log2(n) products
+        if n & 1:
+            out = base if out is None else ops.matmul(out, base)
+        n >>= 1
+        if not n:
+            return out
+        base = ops.matmul(base, base)
+
+
+def multi_dot(x, name=None):
+    """The product of the matrices in the list x (at least 2); the first may be a 1-D row
+    vector and the last a 1-D column vector, every other one is 2-D."""
+    if not isinstance(x, (list, tuple)) or len(x) < 2:
+        raise ValueError(f"multi_dot: x must be a list of at least 2 tensors, got "
+                         f"{type(x).__name__} of length {len(x) if hasattr(x, '__len__') else '?'}")
+    for i, t in enumerate(x):
+        _check_tensor("multi_dot", t, f"x[{i}]")
+        if t.ndim != 2 and not (t.ndim == 1 and i in (0, len(x) - 1)):
+            raise ValueError(f"multi_dot: x[{i}] must be 2-D (only the first and last may be "
+                             f"1-D), got shape {t.shape}")
+        if t.dtype != x[0].dtype:
+            raise TypeError(f"multi_dot: all tensors must have one dtype, got {x[0].dtype} "
+                            f"(x[0]) and {t.dtype} (x[{i}])")
+    out = x[0]
+    for i, t in enumerate(x[1:], 1):
+        if out.shape[-1] != t.shape[0]:
+            raise ValueError(f"multi_dot: x[{i - 1}] and x[{i}] do not chain: shapes "
+                             f"{x[i - 1].shape} and {t.shape}")
+        out = ops.matmul(out, t)
+    return out
+
+
+def _cutoff_inverse(s, mag, cutoff):
+    """1 / s where mag = |s| > cutoff, else 0 (with a gradient free of the masked-out 1 / 0)."""
+    keep = ops.greater_than(mag, cutoff)
+    safe = ops.where(keep, s, ops.full_like(s, fill_value=1.0))
+    return ops.where(keep, ops.reciprocal(safe), ops.full_like(s, fill_value=0.0))
+
+
+def pinv(x, rcond=1e-15, hermitian=False, name=None):
+    """Moore-Penrose pseudo-inverse from the SVD (the eigendecomposition when hermitian):
+    singular values at most rcond times the largest are treated as zero."""
+    _check_tensor("pinv", x)
+    if x.ndim < 2:
+        raise ValueError(f"pinv: x must have at least 2 dimensions, got shape {x.shape}")
+    if hermitian:
+        _square_float("pinv", x)
+        w, v = ops.eigh(x)
+        mag = ops.abs(w)
+        inv = _cutoff_inverse(w, mag, ops.scale(ops.max(mag, axis=-1, keepdim=True),
+                                                scale=float(rcond)))
+        return ops.matmul(ops.multiply(v, ops.unsqueeze(inv, axis=(-2,))), v, transpose_y=True)
+    u, s, vh = ops.svd(x)
+    inv = _cutoff_inverse(s, s, ops.scale(ops.max(s, axis=-1, keepdim=True), scale=float(rcond)))
+    return ops.matmul(ops.multiply(vh, ops.unsqueeze(inv, axis=(-1,))), u, transpose_x=True,
+                      transpose_y=True)
+
+
+def slogdet(x, name=None):
+    """Sign and natural log of |det| of a square matrix (or batch), stacked along a new
+    first axis: out[0] is the sign, out[1] the log-determinant's absolute value."""
+    _check_tensor("slogdet", x)
+    return ops.stack(list(ops.slogdet(x)), axis=0)
+
+
+def eigh(x, UPLO="L", name=None):
+    """Eigenvalues (ascending) and eigenvectors (the columns of v) of a symmetric matrix
+    or batch; returns (w, v)."""
+    _check_tensor("eigh", x)
+    return ops.eigh(x, UPLO=UPLO)
+
+
+def eigvalsh(x, UPLO="L", name=None):
+    """Eigenvalues (ascending) of a symmetric matrix or batch."""
+    _check_tensor("eigvalsh", x)
+    return ops.eigh(x, UPLO=UPLO)[0]

@@ -667,6 +667,53 @@ register(OpDef("svd", ("x",), _svd_meta,
                outputs=("u", "s", "vh")))
 
 
+def _slogdet_meta(x):
+    _require_square("slogdet", x)
+    _require_float("slogdet", x)
+    batch = tuple(x.shape[:-2])
+    return Meta(batch, x.dtype), Meta(batch, x.dtype)
+
+
+def _slogdet_grad(ctx, gsign, glog):
+    """The sign is piecewise constant; d log|det A| = tr(A^-1 dA), so dA = glog A^-T."""
+    return ops.multiply(_col(_col(glog)), _mT(ops.inverse(ctx["x"])))
+
+
+register(OpDef("slogdet", ("x",), _slogdet_meta,
+               "Sign and natural log of the absolute value of the determinant of a square "
+               "matrix (or of each matrix of a batch); a singular matrix gives sign 0 and -inf.",
+               grad=_slogdet_grad, saves=("x",), outputs=("sign", "logabsdet")))
+
+
+def _eigh_meta(x, UPLO="L"):
+    _require_square("eigh", x)
+    _require_float("eigh", x)
+    if UPLO not in ("L", "U"):
+        raise ValueError(f"eigh: UPLO must be 'L' or 'U', got {UPLO!r}")
+    return Meta((*x.shape[:-1],), x.dtype), Meta(tuple(x.shape), x.dtype)
+
+
+def _eigh_grad(ctx, gw, gv):
+    """A = V diag(w) V^T with distinct eigenvalues: with F[i, j] = 1 / (w_j - w_i) off the
+    diagonal (0 on it), dA = sym(V (diag(gw) + F∘(V^T gV)) V^T), sym(S) = (S + S^T) / 2 (A
+    is symmetric; the kernel decomposes the symmetric part of its input)."""
+    w, v = ctx["w"], ctx["v"]
+    eye = _eye_like(w._data.shape[-1], w)
+    f = ops.divide(ops.subtract(ops.full_like(eye, fill_value=1.0), eye),
+                   ops.add(ops.subtract(_row(w), _col(w)), eye))
+    inner = ops.add(ops.multiply(_row(gw), eye),
+                    ops.multiply(f, ops.matmul(v, gv, transpose_x=True)))
+    ga = ops.matmul(ops.matmul(v, inner), v, transpose_y=True)
+    return (ga + _mT(ga)) * 0.5
+
+
+register(OpDef("eigh", ("x",), _eigh_meta,
+               "Eigenvalues (ascending) and orthonormal eigenvectors (columns) of a symmetric "
+               "matrix: x = V diag(w) V^T. The symmetric part of x is decomposed, so both UPLO "
+               "values agree on symmetric input.",
+               attrs={"UPLO": "L"}, grad=_eigh_grad, saves=("w", "v"), outputs=("w", "v")))
+
+
 # ---------------------------------------------------------------------------
 # fused_linear_activation: what static mode's bias+activation fusion runs
 # ---------------------------------------------------------------------------
