@@ -138,3 +138,96 @@ def test_eigh_errors():
         paddle.linalg.eigvalsh(_t(np.ones((2, 3))))
     with pytest.raises(TypeError, match="eigh: expected a float32 or float64"):
         paddle.linalg.eigh(_t(np.eye(2, dtype=np.int64)))
+
+
+# ---------------------------------------------------------------------------
+# matrix_rank, cond, lstsq
+# ---------------------------------------------------------------------------
+
+def test_matrix_rank():
+    x = RNG.standard_normal((3, 5, 4))
+    x[1, :, 3] = x[1, :, 0] + x[1, :, 1]  # rank 3
+    x[2] = np.outer(np.arange(5.0), np.ones(4))  # rank 1
+    out = paddle.linalg.matrix_rank(_t(x))
+    assert out.dtype == paddle.int64 and out.shape == [3]
+    np.testing.assert_array_equal(out.numpy(), np.linalg.matrix_rank(x))
+    s = np.linalg.svd(x, compute_uv=False)
+    tol = float(np.median(s[0]))
+    np.testing.assert_array_equal(paddle.linalg.matrix_rank(_t(x), tol=tol).numpy(),
+                                  np.sum(s > tol, axis=-1))
+    tols = np.array([0.5, 1.0, 100.0])
+    np.testing.assert_array_equal(paddle.linalg.matrix_rank(_t(x), tol=_t(tols)).numpy(),
+                                  np.sum(s > tols[:, None], axis=-1))
+    h = _sym(2, 4, 4)
+    np.testing.assert_array_equal(paddle.linalg.matrix_rank(_t(h), hermitian=True).numpy(), [4, 4])
+    np.testing.assert_array_equal(paddle.linalg.matrix_rank(_t(h), tol=1.2, hermitian=True).numpy(),
+                                  [2, 2])  # |eigenvalues| -1, 0.5, 2, 3.5
+    with pytest.raises(ValueError, match="matrix_rank: x must have at least 2 dimensions"):
+        paddle.linalg.matrix_rank(_t(np.ones(3)))
+
+
+@pytest.mark.parametrize("p", [None, 2, -2, "fro", "nuc", 1, -1, np.inf, -np.inf])
+def test_cond(p):
+    x = _spd(2, 3, 3) - 2 * np.eye(3)
+    out = paddle.linalg.cond(_t(x), p=p)
+    np.testing.assert_allclose(out.numpy(), np.linalg.cond(x, p=p), rtol=1e-10)
+    assert out.shape == [2] and out.dtype == paddle.float64
+    check_grads(lambda a: paddle.linalg.cond(a, p=p), x[0], rtol=1e-5)
+
+
+def test_cond_rectangular_and_errors():
+    x = RNG.standard_normal((3, 5))
+    np.testing.assert_allclose(paddle.linalg.cond(_t(x)).numpy(), np.linalg.cond(x), rtol=1e-10)
+    with pytest.raises(ValueError, match=r"cond: x must be a square matrix.*\[3, 5\]"):
+        paddle.linalg.cond(_t(x), p="fro")
+    with pytest.raises(ValueError, match="cond: p must be None"):
+        paddle.linalg.cond(_t(np.eye(3)), p=3)
+
+
+# Paddle 3.3.1's output shapes and dtypes per driver: (residuals, rank, singular_values)
+# for a (5, 3) x, given as (shape, dtype) with None for "empty"
+@pytest.mark.parametrize("driver, has_res, rank_dtype, has_sv", [
+    (None, False, paddle.int32, False), ("gelsy", False, paddle.int32, False),
+    ("gels", True, None, False), ("gelsd", True, paddle.int32, True),
+    ("gelss", True, paddle.int32, True)])
+def test_lstsq_drivers(driver, has_res, rank_dtype, has_sv):
+    x, y = RNG.standard_normal((2, 5, 3)), RNG.standard_normal((2, 5, 2))
+    sol, res, rank, sv = paddle.linalg.lstsq(_t(x), _t(y), driver=driver)
+    expected = np.linalg.lstsq(x[1], y[1], rcond=None)
+    np.testing.assert_allclose(sol.numpy()[1], expected[0], rtol=1e-10, atol=1e-12)
+    if has_res:
+        np.testing.assert_allclose(res.numpy()[1], expected[1], rtol=1e-10)
+    else:
+        assert res.shape == [0]
+    if rank_dtype is None:
+        assert rank.shape == [0] and rank.dtype == paddle.int64
+    else:
+        assert rank.dtype == rank_dtype and rank.numpy().tolist() == [3, 3]
+    if has_sv:
+        np.testing.assert_allclose(sv.numpy()[1], expected[3], rtol=1e-10)
+    else:
+        assert sv.shape == [0]
+
+
+def test_lstsq_wide_deficient_grad_errors():
+    x, y = RNG.standard_normal((3, 5)), RNG.standard_normal((3, 2))
+    sol, res, rank, _ = paddle.linalg.lstsq(_t(x), _t(y), driver="gelsd")
+    np.testing.assert_allclose(sol.numpy(), np.linalg.lstsq(x, y, rcond=None)[0], atol=1e-12)
+    assert res.shape == [0] and rank.numpy() == 3
+    d = RNG.standard_normal((5, 3))
+    d[:, 2] = d[:, 1]
+    y5 = RNG.standard_normal((5, 2))
+    sol, res, rank, _ = paddle.linalg.lstsq(_t(d), _t(y5), driver="gelsd")
+    np.testing.assert_allclose(sol.numpy(), np.linalg.lstsq(d, y5, rcond=None)[0], atol=1e-12)
+    assert res.shape == [0] and rank.numpy() == 2  # no residuals when rank deficient
+    s = np.linalg.svd(d, compute_uv=False)
+    assert paddle.linalg.lstsq(_t(d), _t(y5), rcond=0.5, driver="gelsd")[2].numpy() == \
+        np.sum(s > 0.5 * s[0])
+    check_grads(lambda a, b: paddle.linalg.lstsq(a, b)[0], RNG.standard_normal((5, 3)), y5,
+                rtol=1e-5)
+    with pytest.raises(ValueError, match="lstsq: driver must be"):
+        paddle.linalg.lstsq(_t(x), _t(y), driver="xx")
+    with pytest.raises(ValueError, match=r"lstsq: x and y must have at least 2 dimensions"):
+        paddle.linalg.lstsq(_t(x), _t(y[:, 0]))
+    with pytest.raises(ValueError, match="same number of rows"):
+        paddle.linalg.lstsq(_t(x), _t(y5))

@@ -2,13 +2,16 @@
 
 from .tensor.linalg import (
     cholesky,
+    cond,
     cross,
     det,
     eigh,
     eigvalsh,
+    lstsq,
     matmul,
     matrix_norm,
     matrix_power,
+    matrix_rank,
     multi_dot,
     norm,
     pinv,
@@ -20,6 +23,6 @@ from .tensor.linalg import (
 )
 from .tensor.linalg import inverse as inv
 
-__all__ = ["cholesky", "cross", "det", "eigh", "eigvalsh", "inv", "matmul", "matrix_norm",
-           "matrix_power", "multi_dot", "norm", "pinv", "qr", "slogdet", "solve", "svd",
-           "vector_norm"]
+__all__ = ["cholesky", "cond", "cross", "det", "eigh", "eigvalsh", "inv", "lstsq", "matmul",
+           "matrix_norm", "matrix_power", "matrix_rank", "multi_dot", "norm", "pinv", "qr",
+           "slogdet", "solve", "svd", "vector_norm"]

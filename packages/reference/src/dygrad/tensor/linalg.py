@@ -415,10 +415,18 @@ def pinv(x, rcond=1e-15, hermitian=False, name=None):
         inv = _cutoff_inverse(w, mag, ops.scale(ops.max(mag, axis=-1, keepdim=True),
                                                 scale=float(rcond)))
         return ops.matmul(ops.multiply(v, ops.unsqueeze(inv, axis=(-2,))), v, transpose_y=True)
+    return _svd_pinv(x, rcond)[0]
+
+
+def _svd_pinv(x, rcond):
+    """(pseudo-inverse, singular values, cutoff) of x's matrices from the SVD: singular
+    values at most rcond times the largest count as zero."""
     u, s, vh = ops.svd(x)
-    inv = _cutoff_inverse(s, s, ops.scale(ops.max(s, axis=-1, keepdim=True), scale=float(rcond)))
-    return ops.matmul(ops.multiply(vh, ops.unsqueeze(inv, axis=(-1,))), u, transpose_x=True,
-                      transpose_y=True)
+    cutoff = ops.scale(ops.max(s, axis=-1, keepdim=True), scale=float(rcond))
+    inv = _cutoff_inverse(s, s, cutoff)
+    pseudo = ops.matmul(ops.multiply(vh, ops.unsqueeze(inv, axis=(-1,))), u, transpose_x=True,
+                        transpose_y=True)
+    return pseudo, s, cutoff
 
 
 def slogdet(x, name=None):
@@ -439,3 +447,94 @@ def eigvalsh(x, UPLO="L", name=None):
     """Eigenvalues (ascending) of a symmetric matrix or batch."""
     _check_tensor("eigvalsh", x)
     return ops.eigh(x, UPLO=UPLO)[0]
+
+
+def _singular_values(api, x, hermitian=False):
+    """The singular values of x's matrices (|eigenvalues| when hermitian), without a graph
+    to x when only counted."""
+    _check_tensor(api, x)
+    if x.ndim < 2:
+        raise ValueError(f"{api}: x must have at least 2 dimensions, got shape {x.shape}")
+    if hermitian:
+        _square_float(api, x)
+        return ops.abs(ops.eigh(x)[0])
+    return ops.svd(x)[1]
+
+
+def _count_above(s, tol):
+    return ops.sum(ops.cast(ops.greater_than(s, tol), dtype=np.dtype(np.int64)), axis=-1)
+
+
+def matrix_rank(x, tol=None, hermitian=False, name=None):
+    """The number of singular values (|eigenvalues| when hermitian) above tol (a float, or a
+    Tensor broadcast against x's batch); tol None: the largest singular value times
+    max(rows, columns) times the dtype's machine epsilon. Returns int64."""
+    s = _singular_values("matrix_rank", x, hermitian)
+    if tol is None:
+        eps = float(np.finfo(x._data.dtype).eps) * max(x.shape[-2:])
+        tol = ops.scale(ops.max(s, axis=-1, keepdim=True), scale=eps)
+    elif isinstance(tol, Tensor):
+        tol = ops.unsqueeze(ops.cast(tol, dtype=s._data.dtype), axis=(-1,))
+    else:
+        tol = ops.full_like(s, fill_value=float(tol))
+    return _count_above(s, tol)
+
+
+def cond(x, p=None, name=None):
+    """Condition number of x's matrices in norm p: None or 2 (largest / smallest singular
+    value, any shape), -2 (smallest / largest); 'fro', 'nuc', 1, -1, inf, -inf (square
+    matrices): norm(x, p) * norm(inv(x), p)."""
+    _check_tensor("cond", x)
+    if p is not None and p not in _MATRIX_P:
+        raise ValueError(f"cond: p must be None, 'fro', 'nuc', 1, -1, 2, -2, inf or -inf, got "
+                         f"{p!r}")
+    if p in (None, 2, -2):
+        s = _singular_values("cond", x)
+        big, small = ops.max(s, axis=-1), ops.min(s, axis=-1)
+        return ops.divide(small, big) if p == -2 else ops.divide(big, small)
+    _square_float("cond", x)
+    return ops.multiply(matrix_norm(x, p), matrix_norm(ops.inverse(x), p))
+
+
+_LSTSQ_DRIVERS = ("gels", "gelsy", "gelsd", "gelss")
+
+
+def lstsq(x, y, rcond=None, driver=None, name=None):
+    """Least-squares solution of x @ X = y (x [..., M, N], y [..., M, K]), the minimum-norm
+    one when x is rank deficient: returns (solution, residuals, rank, singular_values) with
+    Paddle's shapes per driver (None is 'gelsy'): residuals (squared column norms of
+    x @ solution - y) for M > N and full rank except with 'gelsy', rank (int32) except with
+    'gels', singular_values for 'gelsd' and 'gelss'; what a driver does not give is empty.
+    Singular values at most rcond times the largest are treated as zero (rcond None: the
+    dtype's machine epsilon times max(M, N))."""
+    x, y = as_operands("lstsq", x, y)
+    if driver is None:
+        driver = "gelsy"
+    if driver not in _LSTSQ_DRIVERS:
+        raise ValueError(f"lstsq: driver must be 'gels', 'gelss', 'gelsd', 'gelsy' or None, got "
+                         f"{driver!r}")
+    if x.ndim < 2 or y.ndim < 2:
+        raise ValueError(f"lstsq: x and y must have at least 2 dimensions ([..., M, N] and "
+                         f"[..., M, K]), got shapes {x.shape} and {y.shape}")
+    if x.shape[-2] != y.shape[-2]:
+        raise ValueError(f"lstsq: x and y must have the same number of rows, got shapes "
+                         f"{x.shape} and {y.shape}")
+    if x.dtype != y.dtype or x._data.dtype.kind != "f":
+        raise TypeError(f"lstsq: x and y must both be float32 or both float64, got {x.dtype} "
+                        f"and {y.dtype}")
+    m, n = x.shape[-2:]
+    dtype = x._data.dtype
+    if rcond is None:
+        rcond = float(np.finfo(dtype).eps) * max(m, n)
+    pseudo, s, cutoff = _svd_pinv(x, rcond)
+    solution = ops.matmul(pseudo, y)
+    rank = _count_above(s, cutoff)
+    empty = ops.full(shape=(0,), fill_value=0, dtype=dtype)
+    residuals = empty
+    if m > n and driver != "gelsy" and bool(np.all(rank.numpy() == n)):
+        residuals = ops.sum(ops.square(ops.subtract(ops.matmul(x, solution), y)), axis=-2)
+    if driver == "gels":
+        rank = ops.full(shape=(0,), fill_value=0, dtype=np.dtype(np.int64))
+    else:
+        rank = ops.cast(rank, dtype=np.dtype(np.int32))
+    return solution, residuals, rank, s if driver in ("gelsd", "gelss") else empty
