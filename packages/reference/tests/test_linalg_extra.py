@@ -231,3 +231,84 @@ def test_lstsq_wide_deficient_grad_errors():
         paddle.linalg.lstsq(_t(x), _t(y[:, 0]))
     with pytest.raises(ValueError, match="same number of rows"):
         paddle.linalg.lstsq(_t(x), _t(y5))
+
+
+# ---------------------------------------------------------------------------
+# triangular_solve, cholesky_solve, lu, lu_unpack
+# ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("upper", [True, False])
+@pytest.mark.parametrize("transpose", [False, True])
+@pytest.mark.parametrize("unit", [False, True])
+def test_triangular_solve(upper, transpose, unit):
+    x = RNG.standard_normal((2, 1, 4, 4)) + 4 * np.eye(4)
+    y = RNG.standard_normal((3, 4, 2))
+    a = np.triu(x) if upper else np.tril(x)
+    if unit:
+        a = a - a * np.eye(4) + np.eye(4)
+    if transpose:
+        a = np.swapaxes(a, -1, -2)
+    out = paddle.linalg.triangular_solve(_t(x), _t(y), upper=upper, transpose=transpose,
+                                         unitriangular=unit)
+    assert out.shape == [2, 3, 4, 2]
+    np.testing.assert_allclose(out.numpy(), np.linalg.solve(a, y), rtol=1e-10, atol=1e-12)
+    check_grads(lambda p, q: paddle.linalg.triangular_solve(p, q, upper, transpose, unit),
+                x[0, 0], y[0])
+
+
+def test_triangular_solve_singular_and_errors():
+    # Paddle 3.3.1 gives [-inf, inf] here (no error for a zero diagonal)
+    out = paddle.linalg.triangular_solve(_t(np.array([[1.0, 2], [0, 0]])), _t(np.ones((2, 1))))
+    assert np.isinf(out.numpy()).all()
+    with pytest.raises(ValueError, match=r"triangular_solve: y must be \[\.\.\., 2, K\]"):
+        paddle.linalg.triangular_solve(_t(np.eye(2)), _t(np.ones(2)))
+    with pytest.raises(ValueError, match=r"triangular_solve: x must be square.*\[2, 3\]"):
+        paddle.linalg.triangular_solve(_t(np.ones((2, 3))), _t(np.ones((2, 1))))
+
+
+@pytest.mark.parametrize("upper", [False, True])
+def test_cholesky_solve(upper):
+    a, b = _spd(2, 3, 3), RNG.standard_normal((2, 3, 2))
+    factor = np.linalg.cholesky(a)
+    if upper:
+        factor = np.swapaxes(factor, -1, -2)
+    out = paddle.linalg.cholesky_solve(_t(b), _t(factor), upper=upper)
+    np.testing.assert_allclose(out.numpy(), np.linalg.solve(a, b), rtol=1e-10, atol=1e-12)
+    check_grads(lambda p, q: paddle.linalg.cholesky_solve(p, q, upper=upper), b[0], factor[0])
+
+
+@pytest.mark.parametrize("shape", [(4, 4), (5, 3), (3, 5), (2, 3, 3)])
+def test_lu_reconstruction_and_grad(shape):
+    x = RNG.standard_normal(shape)
+    packed, pivots = paddle.linalg.lu(_t(x))
+    assert packed.shape == list(shape) and pivots.dtype == paddle.int32
+    assert pivots.shape == list(shape[:-2]) + [min(shape[-2:])]
+    p, low, up = paddle.linalg.lu_unpack(packed, pivots)
+    np.testing.assert_allclose((p.numpy() @ low.numpy()) @ up.numpy(), x, atol=1e-12)
+    np.testing.assert_allclose(np.triu(up.numpy()), up.numpy())
+    np.testing.assert_allclose(np.diagonal(low.numpy(), axis1=-2, axis2=-1), 1)
+    assert np.all(np.abs(np.tril(low.numpy(), -1)) <= 1)  # partial pivoting
+    check_grads(lambda t: paddle.linalg.lu(t)[0], x)
+
+    def rebuilt(t):  # P L U = x: its gradient is the identity's
+        pp, ll, uu = paddle.linalg.lu_unpack(*paddle.linalg.lu(t))
+        return paddle.matmul(pp, paddle.matmul(ll, uu))
+    check_grads(rebuilt, x)
+
+
+def test_lu_pivots_infos_and_errors():
+    # Paddle 3.3.1: pivots [2, 3, 3] and infos 3 for this singular matrix
+    x = np.array([[1.0, 2, 3], [2, 4, 6], [1, 1, 1]])
+    packed, pivots, infos = paddle.linalg.lu(_t(x), get_infos=True)
+    assert pivots.numpy().tolist() == [2, 3, 3] and infos.shape == [] and infos.numpy() == 3
+    assert infos.dtype == paddle.int32
+    np.testing.assert_allclose(packed.numpy(), [[2, 4, 6], [0.5, -1, -2], [0.5, 0, 0]])
+    assert paddle.linalg.lu(_t(np.zeros((2, 3, 3))), get_infos=True)[2].numpy().tolist() == [1, 1]
+    p, low, up = paddle.linalg.lu_unpack(packed, pivots, unpack_ludata=False)
+    assert p.shape == [3, 3] and low.shape == [0] and up.shape == [0]
+    p, low, up = paddle.linalg.lu_unpack(packed, pivots, unpack_pivots=False)
+    assert p.shape == [0] and low.shape == [3, 3]
+    with pytest.raises(ValueError, match="lu: LU without pivoting"):
+        paddle.linalg.lu(_t(x), pivot=False)
+    with pytest.raises(ValueError, match=r"lu_unpack: y \(the pivots\) must be an int tensor"):
+        paddle.linalg.lu_unpack(packed, _t(np.ones(2, np.int32)))

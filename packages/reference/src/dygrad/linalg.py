@@ -2,12 +2,15 @@
 
 from .tensor.linalg import (
     cholesky,
+    cholesky_solve,
     cond,
     cross,
     det,
     eigh,
     eigvalsh,
     lstsq,
+    lu,
+    lu_unpack,
     matmul,
     matrix_norm,
     matrix_power,
@@ -19,10 +22,12 @@ from .tensor.linalg import (
     slogdet,
     solve,
     svd,
+    triangular_solve,
     vector_norm,
 )
 from .tensor.linalg import inverse as inv
 
-__all__ = ["cholesky", "cond", "cross", "det", "eigh", "eigvalsh", "inv", "lstsq", "matmul",
-           "matrix_norm", "matrix_power", "matrix_rank", "multi_dot", "norm", "pinv", "qr",
-           "slogdet", "solve", "svd", "vector_norm"]
+__all__ = ["cholesky", "cholesky_solve", "cond", "cross", "det", "eigh", "eigvalsh", "inv",
+           "lstsq", "lu", "lu_unpack", "matmul", "matrix_norm", "matrix_power", "matrix_rank",
+           "multi_dot", "norm", "pinv", "qr", "slogdet", "solve", "svd", "triangular_solve",
+           "vector_norm"]

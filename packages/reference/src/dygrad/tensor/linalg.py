@@ -538,3 +538,42 @@ def lstsq(x, y, rcond=None, driver=None, name=None):
     else:
         rank = ops.cast(rank, dtype=np.dtype(np.int32))
     return solution, residuals, rank, s if driver in ("gelsd", "gelss") else empty
+
+
+# ---------------------------------------------------------------------------
+# triangular and LU solvers
+# ---------------------------------------------------------------------------
+
+def triangular_solve(x, y, upper=True, transpose=False, unitriangular=False, name=None):
+    """The solution X of op(T) X = y, T the upper (upper=True) or lower triangle of the
+    square x (its diagonal taken as ones when unitriangular), op the transpose when
+    transpose; y is [..., n, K] and batch dimensions broadcast."""
+    x, y = as_operands("triangular_solve", x, y)
+    return ops.triangular_solve(x, y, upper=bool(upper), transpose=bool(transpose),
+                                unitriangular=bool(unitriangular))
+
+
+def cholesky_solve(x, y, upper=False, name=None):
+    """The solution X of A X = x given y, A's Cholesky factor (lower L with A = L L^T, or
+    upper U with A = U^T U when upper=True): two triangular solves."""
+    x, y = as_operands("cholesky_solve", x, y)
+    half = ops.triangular_solve(y, x, upper=bool(upper), transpose=bool(upper))
+    return ops.triangular_solve(y, half, upper=bool(upper), transpose=not upper)
+
+
+def lu(x, pivot=True, get_infos=False, name=None):
+    """LU decomposition with partial pivoting x = P L U: returns (LU, pivots) with L (unit
+    lower) and U packed in one tensor of x's shape and pivots (int32, 1-based), and infos
+    (int32: 0, or the index of U's first zero diagonal entry) when get_infos."""
+    _check_tensor("lu", x)
+    out, pivots, infos = ops.lu(x, pivot=bool(pivot))
+    return (out, pivots, infos) if get_infos else (out, pivots)
+
+
+def lu_unpack(x, y, unpack_ludata=True, unpack_pivots=True, name=None):
+    """(P, L, U) with P L U = A from lu's outputs x (packed L and U) and y (pivots); L and U
+    are empty when not unpack_ludata, P when not unpack_pivots."""
+    _check_tensor("lu_unpack", x)
+    _check_tensor("lu_unpack", y, "y")
+    return ops.lu_unpack(x, y, unpack_ludata=bool(unpack_ludata),
+                         unpack_pivots=bool(unpack_pivots))
