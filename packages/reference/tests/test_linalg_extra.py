@@ -312,3 +312,52 @@ def test_lu_pivots_infos_and_errors():
         paddle.linalg.lu(_t(x), pivot=False)
     with pytest.raises(ValueError, match=r"lu_unpack: y \(the pivots\) must be an int tensor"):
         paddle.linalg.lu_unpack(packed, _t(np.ones(2, np.int32)))
+
+
+# ---------------------------------------------------------------------------
+# cov, corrcoef
+# ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("rowvar", [True, False])
+@pytest.mark.parametrize("ddof", [True, False])
+@pytest.mark.parametrize("weights", ["none", "f", "a", "both"])
+def test_cov(rowvar, ddof, weights):
+    x = RNG.standard_normal((3, 5))
+    n = 5 if rowvar else 3
+    fw = RNG.integers(1, 4, n) if weights in ("f", "both") else None
+    aw = RNG.uniform(0.1, 2, n) if weights in ("a", "both") else None
+    out = paddle.linalg.cov(_t(x), rowvar=rowvar, ddof=ddof,
+                            fweights=None if fw is None else _t(fw),
+                            aweights=None if aw is None else _t(aw))
+    expected = np.cov(x, rowvar=rowvar, ddof=int(ddof), fweights=fw, aweights=aw)
+    np.testing.assert_allclose(out.numpy(), expected, rtol=1e-12)
+    check_grads(lambda t: paddle.linalg.cov(t, rowvar, ddof, None if fw is None else _t(fw),
+                                            None if aw is None else _t(aw)), x)
+
+
+def test_cov_1d_float32_and_errors():
+    v = RNG.standard_normal(6).astype(np.float32)
+    out = paddle.linalg.cov(_t(v))
+    assert out.shape == [] and out.dtype == paddle.float32
+    np.testing.assert_allclose(out.numpy(), np.cov(v), rtol=1e-5)
+    x = _t(RNG.standard_normal((3, 4)))
+    with pytest.raises(ValueError, match=r"cov: x must be 1-D or 2-D, got shape \[2, 2, 2\]"):
+        paddle.linalg.cov(_t(np.ones((2, 2, 2))))
+    with pytest.raises(ValueError, match=r"cov: fweights must be 1-D with one weight per "
+                                         r"observation \(4\)"):
+        paddle.linalg.cov(x, fweights=_t([1, 2, 1]))
+    with pytest.raises(ValueError, match="cov: aweights must not be negative"):
+        paddle.linalg.cov(x, aweights=_t([1.0, -2, 1, 1]))
+    with pytest.raises(TypeError, match="cov: x must be float32 or float64"):
+        paddle.linalg.cov(_t(np.arange(6).reshape(2, 3)))
+
+
+@pytest.mark.parametrize("rowvar", [True, False])
+def test_corrcoef(rowvar):
+    x = RNG.standard_normal((4, 6))
+    out = paddle.linalg.corrcoef(_t(x), rowvar=rowvar)
+    np.testing.assert_allclose(out.numpy(), np.corrcoef(x, rowvar=rowvar), rtol=1e-12, atol=1e-15)
+    check_grads(lambda t: paddle.linalg.corrcoef(t, rowvar), x)
+    assert paddle.linalg.corrcoef(_t(x[0])).numpy() == pytest.approx(1.0)
+    with pytest.raises(ValueError, match="corrcoef: x must be 1-D or 2-D"):
+        paddle.linalg.corrcoef(_t(np.ones((2, 2, 2))))

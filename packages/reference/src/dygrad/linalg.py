@@ -4,6 +4,8 @@ from .tensor.linalg import (
     cholesky,
     cholesky_solve,
     cond,
+    corrcoef,
+    cov,
     cross,
     det,
     eigh,
@@ -27,7 +29,7 @@ from .tensor.linalg import (
 )
 from .tensor.linalg import inverse as inv
 
-__all__ = ["cholesky", "cholesky_solve", "cond", "cross", "det", "eigh", "eigvalsh", "inv",
-           "lstsq", "lu", "lu_unpack", "matmul", "matrix_norm", "matrix_power", "matrix_rank",
-           "multi_dot", "norm", "pinv", "qr", "slogdet", "solve", "svd", "triangular_solve",
-           "vector_norm"]
+__all__ = ["cholesky", "cholesky_solve", "cond", "corrcoef", "cov", "cross", "det", "eigh",
+           "eigvalsh", "inv", "lstsq", "lu", "lu_unpack", "matmul", "matrix_norm",
+           "matrix_power", "matrix_rank", "multi_dot", "norm", "pinv", "qr", "slogdet", "solve",
+           "svd", "triangular_solve", "vector_norm"]

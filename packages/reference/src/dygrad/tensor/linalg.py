@@ -577,3 +577,71 @@ def lu_unpack(x, y, unpack_ludata=True, unpack_pivots=True, name=None):
     _check_tensor("lu_unpack", y, "y")
     return ops.lu_unpack(x, y, unpack_ludata=bool(unpack_ludata),
                          unpack_pivots=bool(unpack_pivots))
+
+
+# ---------------------------------------------------------------------------
+# covariance and correlation
+# ---------------------------------------------------------------------------
+
+def _observations(api, x, rowvar):
+    """x as a 2-D float tensor with one variable per row."""
+    _check_tensor(api, x)
+    if x.ndim not in (1, 2):
+        raise ValueError(f"{api}: x must be 1-D or 2-D, got shape {x.shape}")
+    if x._data.dtype.kind != "f":
+        raise TypeError(f"{api}: x must be float32 or float64, got {x.dtype}")
+    if x.ndim == 1:
+        return ops.reshape(x, shape=(1, x.shape[0]))
+    return x if rowvar else ops.transpose(x, perm=(1, 0))
+
+
+def _weights(api, w, arg, n, dtype):
+    """fweights / aweights as a float vector of the n observations (checked >= 0)."""
+    _check_tensor(api, w, arg)
+    if w.ndim != 1 or w.shape[0] != n:
+        raise ValueError(f"{api}: {arg} must be 1-D with one weight per observation ({n}), got "
+                         f"shape {w.shape}")
+    if w.size and float(w.numpy().min()) < 0:
+        raise ValueError(f"{api}: {arg} must not be negative, got a minimum of "
+                         f"{w.numpy().min()}")
+    return ops.cast(w, dtype=dtype)
+
+
+def cov(x, rowvar=True, ddof=True, fweights=None, aweights=None, name=None):
+    """Covariance matrix of the variables in x's rows (columns when not rowvar; a 1-D x is
+    one variable), as numpy.cov: ddof True divides by the (weighted) count minus 1;
+    fweights are integer repeat counts and aweights relative weights of the observations."""
+    obs = _observations("cov", x, rowvar)
+    dtype, n = obs._data.dtype, obs.shape[1]
+    w = None
+    for arg, value in (("fweights", fweights), ("aweights", aweights)):
+        if value is not None:
+            value = _weights("cov", value, arg, n, dtype)
+            w = value if w is None else ops.multiply(w, value)
+    if w is None:
+        w = ops.full(shape=(n,), fill_value=1.0, dtype=dtype)
+    w_sum = ops.sum(w)
+    avg = ops.divide(ops.sum(ops.multiply(obs, w), axis=1, keepdim=True), w_sum)
+    if not ddof:
+        fact = w_sum
+    elif aweights is None:
+        fact = ops.scale(w_sum, bias=-1.0)
+    else:  # w_sum - sum(w * aweights) / w_sum
+        a = ops.cast(aweights, dtype=dtype)
+        fact = ops.subtract(w_sum, ops.divide(ops.sum(ops.multiply(w, a)), w_sum))
+    centred = ops.subtract(obs, avg)
+    out = ops.divide(ops.matmul(ops.multiply(centred, w), centred, transpose_y=True), fact)
+    return ops.reshape(out, shape=()) if out.shape == [1, 1] else out
+
+
+def corrcoef(x, rowvar=True, name=None):
+    """Pearson correlation coefficients of the variables in x's rows (columns when not
+    rowvar), as numpy.corrcoef: cov(x) scaled by the standard deviations, clipped to
+    [-1, 1]."""
+    _observations("corrcoef", x, rowvar)
+    c = cov(x, rowvar)
+    if c.ndim == 0:
+        return ops.divide(c, c)
+    std = ops.sqrt(ops.diag(c))
+    c = ops.divide(ops.divide(c, ops.unsqueeze(std, axis=(1,))), ops.unsqueeze(std, axis=(0,)))
+    return ops.clip(c, min=-1.0, max=1.0)
