@@ -451,6 +451,23 @@ def _eigh_errors(rng):
     yield ErrorInput(_sample(make((2, 2), np.float32, rng), UPLO="X"), ValueError, "UPLO")
 
 
+def _eigvals_ref(x):
+    return np.linalg.eigvals(x).astype(np.complex64 if x.dtype == np.float32 else np.complex128)
+
+
+def _eigvals_samples(dtype, rng):
+    for s in [(3, 3), (2, 4, 4), (1, 1), (0, 0), (2, 0, 0)]:
+        yield _sample(make(s, dtype, rng), grad=False, desc=f"{s}")
+    yield _sample(np.array([[0, -1], [1, 0]], dtype), grad=False, desc="rotation: +-i")
+    yield _sample(_symmetric((3, 3), dtype, rng), grad=False, desc="symmetric: real")
+
+
+def _sorted_close(actual, expected, rtol, atol):
+    """Eigenvalues in any order: compare them sorted."""
+    np.testing.assert_allclose(np.sort(actual, axis=-1), np.sort(expected, axis=-1), rtol=rtol,
+                               atol=atol)
+
+
 def _triangular_solve_ref(x, y, upper=True, transpose=False, unitriangular=False):
     a = np.triu(x) if upper else np.tril(x)
     if unitriangular:
@@ -653,6 +670,8 @@ OPS = [
            tol=F32_LINALG_TOL, errors=_square_errors("slogdet")),
     OpInfo("eigh", _eigh_ref, _eigh_samples, dtypes=FLOATS, gradgrad=True, tol=F32_LINALG_TOL,
            compare=_up_to_sign, errors=_eigh_errors),
+    OpInfo("eigvals", _eigvals_ref, _eigvals_samples, dtypes=FLOATS, grad=False,
+           tol=F32_LINALG_TOL, compare=_sorted_close, errors=_square_errors("eigvals")),
     OpInfo("triangular_solve", _triangular_solve_ref, _triangular_solve_samples, dtypes=FLOATS,
            gradgrad=True, tol=F32_LINALG_TOL, errors=_triangular_solve_errors),
     OpInfo("lu", _lu_ref, _lu_samples, dtypes=FLOATS, gradgrad=True, tol=F32_LINALG_TOL,

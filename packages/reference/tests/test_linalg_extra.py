@@ -140,6 +140,24 @@ def test_eigh_errors():
         paddle.linalg.eigh(_t(np.eye(2, dtype=np.int64)))
 
 
+
+def test_eigvals():
+    x = RNG.standard_normal((2, 4, 4))
+    x[1] = [[0, -1, 0, 0], [1, 0, 0, 0], [0, 0, 2, 0], [0, 0, 0, 3]]  # eigenvalues +-i, 2, 3
+    t = _t(x)
+    t.stop_gradient = False
+    out = paddle.linalg.eigvals(t)
+    assert out.dtype == paddle.complex128 and out.shape == [2, 4] and out.stop_gradient
+    got = out.numpy()
+    np.testing.assert_allclose(np.sort(got[1]), [-1j, 1j, 2, 3], atol=1e-12)
+    np.testing.assert_allclose(np.sort(got[0]), np.sort(np.linalg.eigvals(x[0])), rtol=1e-10)
+    # each value makes x - w I singular
+    for w in got[0]:
+        assert abs(np.linalg.det(x[0] - w * np.eye(4))) < 1e-9
+    assert paddle.linalg.eigvals(_t(np.eye(2, dtype=np.float32))).dtype == paddle.complex64
+    with pytest.raises(ValueError, match=r"eigvals: .*square.*\[3, 4\]"):
+        paddle.linalg.eigvals(_t(np.ones((3, 4))))
+
 # ---------------------------------------------------------------------------
 # matrix_rank, cond, lstsq
 # ---------------------------------------------------------------------------

@@ -9,6 +9,7 @@ from .tensor.linalg import (
     cross,
     det,
     eigh,
+    eigvals,
     eigvalsh,
     lstsq,
     lu,
@@ -30,6 +31,6 @@ from .tensor.linalg import (
 from .tensor.linalg import inverse as inv
 
 __all__ = ["cholesky", "cholesky_solve", "cond", "corrcoef", "cov", "cross", "det", "eigh",
-           "eigvalsh", "inv", "lstsq", "lu", "lu_unpack", "matmul", "matrix_norm",
+           "eigvals", "eigvalsh", "inv", "lstsq", "lu", "lu_unpack", "matmul", "matrix_norm",
            "matrix_power", "matrix_rank", "multi_dot", "norm", "pinv", "qr", "slogdet", "solve",
            "svd", "triangular_solve", "vector_norm"]

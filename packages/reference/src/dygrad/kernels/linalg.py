@@ -147,6 +147,14 @@ def eigh(x, UPLO="L"):
 
 
 @kernel
+def eigvals(x):
+    """complex eigenvalues of each square matrix"""
+    out_dtype = TABLE["eigvals"].infer_meta(x).dtype
+    return _lapack("eigvals", "the eigenvalue iteration did not converge", np.linalg.eigvals,
+                   x).astype(out_dtype)
+
+
+@kernel
 def triangular_solve(x, y, upper=True, transpose=False, unitriangular=False):
     """X with op(T) X = y, T x's upper/lower triangle: substitution, one row at a time"""
     _validate("triangular_solve", x, y, upper=upper, transpose=transpose,

@@ -540,6 +540,12 @@ def lstsq(x, y, rcond=None, driver=None, name=None):
     return solution, residuals, rank, s if driver in ("gelsd", "gelss") else empty
 
 
+def eigvals(x, name=None):
+    """Eigenvalues of a general square matrix or batch: complex64 for float32 input,
+    complex128 for float64 (no gradient, as in Paddle)."""
+    _check_tensor("eigvals", x)
+    return ops.eigvals(x)
+
 # ---------------------------------------------------------------------------
 # triangular and LU solvers
 # ---------------------------------------------------------------------------

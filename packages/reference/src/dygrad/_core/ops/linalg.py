@@ -714,6 +714,18 @@ register(OpDef("eigh", ("x",), _eigh_meta,
                attrs={"UPLO": "L"}, grad=_eigh_grad, saves=("w", "v"), outputs=("w", "v")))
 
 
+def _eigvals_meta(x):
+    _require_square("eigvals", x)
+    _require_float("eigvals", x)
+    complex_dtype = np.complex64 if np.dtype(x.dtype) == np.float32 else np.complex128
+    return Meta((*x.shape[:-1],), np.dtype(complex_dtype))
+
+
+register(OpDef("eigvals", ("x",), _eigvals_meta,
+               "Eigenvalues of a general square matrix (complex64 for float32 input, "
+               "complex128 for float64), in LAPACK's order. Not differentiable (as Paddle's)."))
+
+
 # ---------------------------------------------------------------------------
 # triangular_solve, lu, lu_unpack
 # ---------------------------------------------------------------------------
