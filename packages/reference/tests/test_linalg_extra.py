@@ -1,5 +1,6 @@
 """paddle.linalg beyond the basics: matrix_power, multi_dot, pinv, slogdet, eigh, eigvalsh,
-matrix_rank, cond, lstsq, triangular_solve, cholesky_solve, lu, lu_unpack, cov, corrcoef.
+eigvals, matrix_rank, cond, lstsq, triangular_solve, cholesky_solve, lu, lu_unpack, cov,
+corrcoef.
 
 Values are checked against NumPy statements, decompositions by reconstruction, gradients by
 central differences (float64)."""
@@ -379,3 +380,16 @@ def test_corrcoef(rowvar):
     assert paddle.linalg.corrcoef(_t(x[0])).numpy() == pytest.approx(1.0)
     with pytest.raises(ValueError, match="corrcoef: x must be 1-D or 2-D"):
         paddle.linalg.corrcoef(_t(np.ones((2, 2, 2))))
+
+
+def test_exports():
+    """Where Paddle 3.3.1 has them: paddle.linalg.<name>, Tensor methods, paddle.eigvalsh."""
+    x = _t(_spd(3, 3))
+    for name in ["matrix_power", "multi_dot", "pinv", "slogdet", "eigh", "eigvalsh", "eigvals",
+                 "matrix_rank", "cond", "lstsq", "triangular_solve", "cholesky_solve", "lu",
+                 "lu_unpack", "cov", "corrcoef"]:
+        assert name in paddle.linalg.__all__ and callable(getattr(paddle.linalg, name))
+    np.testing.assert_allclose(x.matrix_power(2).numpy(), x.numpy() @ x.numpy())
+    np.testing.assert_allclose(x.slogdet().numpy(), paddle.linalg.slogdet(x).numpy())
+    np.testing.assert_allclose(paddle.eigvalsh(x).numpy(), np.linalg.eigvalsh(x.numpy()))
+    assert x.cov().shape == [3, 3] and x.lu()[1].shape == [3]

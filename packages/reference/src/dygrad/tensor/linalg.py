@@ -16,9 +16,11 @@ from .._core.optable import TABLE
 from .._core.tensor import Tensor
 
 __all__ = ["matmul", "mm", "bmm", "dot", "outer", "t", "einsum", "kron", "cross", "norm",
-           "inverse", "cholesky", "tensordot", "inner", "mv", "bincount"]
+           "inverse", "cholesky", "tensordot", "inner", "mv", "bincount", "eigvalsh"]
 METHODS = ["matmul", "mm", "bmm", "dot", "outer", "t", "kron", "cross", "norm", "inverse",
-           "cholesky", "solve", "qr", "tensordot", "inner", "mv", "bincount"]
+           "cholesky", "solve", "qr", "tensordot", "inner", "mv", "bincount", "matrix_power",
+           "multi_dot", "pinv", "slogdet", "eigvalsh", "eigvals", "cond", "lstsq",
+           "cholesky_solve", "lu", "lu_unpack", "cov", "corrcoef"]
 
 
 def _check_tensor(api, x, arg="x"):
