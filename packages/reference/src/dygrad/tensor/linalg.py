@@ -404,6 +404,17 @@ def _cutoff_inverse(s, mag, cutoff):
     return ops.where(keep, ops.reciprocal(safe), ops.full_like(s, fill_value=0.0))
 
 
+def _svd_pinv(x, rcond):
+    """(pseudo-inverse, singular values, cutoff) of x's matrices from the SVD: singular
+    values at most rcond times the largest count as zero."""
+    u, s, vh = ops.svd(x)
+    cutoff = ops.scale(ops.max(s, axis=-1, keepdim=True), scale=float(rcond))
+    inv = _cutoff_inverse(s, s, cutoff)
+    pseudo = ops.matmul(ops.multiply(vh, ops.unsqueeze(inv, axis=(-1,))), u, transpose_x=True,
+                        transpose_y=True)
+    return pseudo, s, cutoff
+
+
 def pinv(x, rcond=1e-15, hermitian=False, name=None):
     """Moore-Penrose pseudo-inverse from the SVD (the eigendecomposition when hermitian):
     singular values at most rcond times the largest are treated as zero."""
@@ -418,17 +429,6 @@ def pinv(x, rcond=1e-15, hermitian=False, name=None):
                                                 scale=float(rcond)))
         return ops.matmul(ops.multiply(v, ops.unsqueeze(inv, axis=(-2,))), v, transpose_y=True)
     return _svd_pinv(x, rcond)[0]
-
-
-def _svd_pinv(x, rcond):
-    """(pseudo-inverse, singular values, cutoff) of x's matrices from the SVD: singular
-    values at most rcond times the largest count as zero."""
-    u, s, vh = ops.svd(x)
-    cutoff = ops.scale(ops.max(s, axis=-1, keepdim=True), scale=float(rcond))
-    inv = _cutoff_inverse(s, s, cutoff)
-    pseudo = ops.matmul(ops.multiply(vh, ops.unsqueeze(inv, axis=(-1,))), u, transpose_x=True,
-                        transpose_y=True)
-    return pseudo, s, cutoff
 
 
 def slogdet(x, name=None):
@@ -451,9 +451,15 @@ def eigvalsh(x, UPLO="L", name=None):
     return ops.eigh(x, UPLO=UPLO)[0]
 
 
+def eigvals(x, name=None):
+    """Eigenvalues of a general square matrix or batch: complex64 for float32 input,
+    complex128 for float64 (no gradient, as in Paddle)."""
+    _check_tensor("eigvals", x)
+    return ops.eigvals(x)
+
+
 def _singular_values(api, x, hermitian=False):
-    """The singular values of x's matrices (|eigenvalues| when hermitian), without a graph
-    to x when only counted."""
+    """The singular values of x's matrices (|eigenvalues| when hermitian)."""
     _check_tensor(api, x)
     if x.ndim < 2:
         raise ValueError(f"{api}: x must have at least 2 dimensions, got shape {x.shape}")
@@ -464,6 +470,7 @@ def _singular_values(api, x, hermitian=False):
 
 
 def _count_above(s, tol):
+    """How many of the values along s's last axis exceed tol (int64)."""
     return ops.sum(ops.cast(ops.greater_than(s, tol), dtype=np.dtype(np.int64)), axis=-1)
 
 
@@ -542,12 +549,6 @@ def lstsq(x, y, rcond=None, driver=None, name=None):
     return solution, residuals, rank, s if driver in ("gelsd", "gelss") else empty
 
 
-def eigvals(x, name=None):
-    """Eigenvalues of a general square matrix or batch: complex64 for float32 input,
-    complex128 for float64 (no gradient, as in Paddle)."""
-    _check_tensor("eigvals", x)
-    return ops.eigvals(x)
-
 # ---------------------------------------------------------------------------
 # triangular and LU solvers
 # ---------------------------------------------------------------------------
@@ -621,13 +622,13 @@ def cov(x, rowvar=True, ddof=True, fweights=None, aweights=None, name=None):
     fweights are integer repeat counts and aweights relative weights of the observations."""
     obs = _observations("cov", x, rowvar)
     dtype, n = obs._data.dtype, obs.shape[1]
-    w = None
-    for arg, value in (("fweights", fweights), ("aweights", aweights)):
-        if value is not None:
-            value = _weights("cov", value, arg, n, dtype)
-            w = value if w is None else ops.multiply(w, value)
-    if w is None:
-        w = ops.full(shape=(n,), fill_value=1.0, dtype=dtype)
+    if fweights is not None:
+        fweights = _weights("cov", fweights, "fweights", n, dtype)
+    if aweights is not None:
+        aweights = _weights("cov", aweights, "aweights", n, dtype)
+    given = [v for v in (fweights, aweights) if v is not None]
+    w = (ops.full(shape=(n,), fill_value=1.0, dtype=dtype) if not given else
+         given[0] if len(given) == 1 else ops.multiply(*given))
     w_sum = ops.sum(w)
     avg = ops.divide(ops.sum(ops.multiply(obs, w), axis=1, keepdim=True), w_sum)
     if not ddof:
@@ -635,8 +636,7 @@ def cov(x, rowvar=True, ddof=True, fweights=None, aweights=None, name=None):
     elif aweights is None:
         fact = ops.scale(w_sum, bias=-1.0)
     else:  # w_sum - sum(w * aweights) / w_sum
-        a = ops.cast(aweights, dtype=dtype)
-        fact = ops.subtract(w_sum, ops.divide(ops.sum(ops.multiply(w, a)), w_sum))
+        fact = ops.subtract(w_sum, ops.divide(ops.sum(ops.multiply(w, aweights)), w_sum))
     centred = ops.subtract(obs, avg)
     out = ops.divide(ops.matmul(ops.multiply(centred, w), centred, transpose_y=True), fact)
     return ops.reshape(out, shape=()) if out.shape == [1, 1] else out
