@@ -415,6 +415,168 @@ def _svd_errors(rng):
     yield ErrorInput(_sample(make((2, 2), np.int32, rng)), TypeError, "float")
 
 
+def _slogdet_ref(x):
+    sign, logabsdet = np.linalg.slogdet(x.astype(np.float64))
+    return sign.astype(x.dtype), logabsdet.astype(x.dtype)
+
+
+def _slogdet_samples(dtype, rng):
+    yield from _square_samples(dtype, rng)
+    flipped = _well_conditioned((2, 3, 3), dtype, rng)
+    flipped[..., 0, :] *= -1
+    yield _sample(flipped, desc="negative determinants")
+    yield _sample(np.array([[1, 2], [2, 4]], dtype), grad=False, desc="singular: sign 0, -inf")
+
+
+def _symmetric(shape, dtype, rng):
+    """Symmetric matrices Q diag(d) Q^T with distinct eigenvalues d = -1, 0.5, 2, 3.5, ..."""
+    *batch, n, _ = shape
+    q = np.linalg.qr(rng.standard_normal((*batch, n, n)))[0]
+    d = -1 + 1.5 * np.arange(n)
+    return ((q * d) @ np.swapaxes(q, -1, -2)).astype(dtype)
+
+
+def _eigh_ref(x, UPLO="L"):
+    return tuple(np.linalg.eigh(x, UPLO=UPLO))
+
+
+def _eigh_samples(dtype, rng):
+    for s in [(3, 3), (2, 4, 4), (2, 1, 2, 2), (1, 1), (0, 0)]:
+        yield _sample(_symmetric(s, dtype, rng), desc=f"{s}")
+    yield _sample(_symmetric((3, 3), dtype, rng), UPLO="U", desc="UPLO='U'")
+
+
+def _eigh_errors(rng):
+    yield from _square_errors("eigh")(rng)
+    yield ErrorInput(_sample(make((2, 2), np.float32, rng), UPLO="X"), ValueError, "UPLO")
+
+
+def _eigvals_ref(x):
+    return np.linalg.eigvals(x).astype(np.complex64 if x.dtype == np.float32 else np.complex128)
+
+
+def _eigvals_samples(dtype, rng):
+    for s in [(3, 3), (2, 4, 4), (1, 1), (0, 0), (2, 0, 0)]:
+        yield _sample(make(s, dtype, rng), grad=False, desc=f"{s}")
+    yield _sample(np.array([[0, -1], [1, 0]], dtype), grad=False, desc="rotation: +-i")
+    yield _sample(_symmetric((3, 3), dtype, rng), grad=False, desc="symmetric: real")
+
+
+def _sorted_close(actual, expected, rtol, atol):
+    """Eigenvalues in any order: compare them sorted."""
+    np.testing.assert_allclose(np.sort(actual, axis=-1), np.sort(expected, axis=-1), rtol=rtol,
+                               atol=atol)
+
+
+def _triangular_solve_ref(x, y, upper=True, transpose=False, unitriangular=False):
+    a = np.triu(x) if upper else np.tril(x)
+    if unitriangular:
+        a[..., np.arange(a.shape[-1]), np.arange(a.shape[-1])] = 1
+    if transpose:
+        a = np.swapaxes(a, -1, -2)
+    return np.linalg.solve(a, y)
+
+
+def _triangular_solve_samples(dtype, rng):
+    a = lambda *s: _well_conditioned(s, dtype, rng)  # noqa: E731
+    m = lambda *s: make(s, dtype, rng)  # noqa: E731
+    for upper in (True, False):
+        for transpose in (False, True):
+            yield _sample(a(3, 3), m(3, 2), upper=upper, transpose=transpose,
+                          desc=f"upper={upper} transpose={transpose}")
+            yield _sample(a(4, 4), m(4, 1), upper=upper, transpose=transpose,
+                          unitriangular=True, desc=f"unit, upper={upper} transpose={transpose}")
+    yield _sample(a(2, 1, 3, 3), m(4, 3, 2), desc="batch broadcasting")
+    yield _sample(a(3, 3), m(2, 3, 3), upper=False, desc="one x for a batch of y")
+    yield _sample(a(1, 1), m(1, 1), desc="1x1")
+    yield _sample(a(3, 3), m(3, 0), desc="no right-hand sides")
+    yield _sample(a(0, 0), m(0, 2), desc="size 0")
+
+
+def _triangular_solve_errors(rng):
+    a = lambda *s: _well_conditioned(s, np.float32, rng)  # noqa: E731
+    m = lambda *s: make(s, np.float32, rng)  # noqa: E731
+    yield ErrorInput(_sample(m(3, 4), m(3, 2)), ValueError, r"triangular_solve: .*square.*\[3, 4\]")
+    yield ErrorInput(_sample(a(3, 3), m(3)), ValueError, r"y must be \[..., 3, K\]")
+    yield ErrorInput(_sample(a(3, 3), m(4, 2)), ValueError, r"\[4, 2\]")
+    yield ErrorInput(_sample(a(2, 3, 3), m(3, 3, 2)), ValueError, "cannot be broadcast")
+    yield ErrorInput(_sample(a(2, 2), make((2, 1), np.float64, rng)), TypeError, "same dtype")
+
+
+def _lu_ref(x, pivot=True):
+    """Doolittle elimination with partial pivoting, one matrix at a time."""
+    *batch, m, n = x.shape
+    k = min(m, n)
+    packed = np.array(x, dtype=np.float64).reshape(int(np.prod(batch)), m, n)
+    pivots = np.zeros((len(packed), k), np.int32)
+    infos = np.zeros(len(packed), np.int32)
+    for b, a in enumerate(packed):
+        for j in range(k):
+            p = j + int(np.argmax(np.abs(a[j:, j])))
+            pivots[b, j] = p + 1
+            a[[j, p]] = a[[p, j]]
+            if a[j, j] == 0:
+                infos[b] = infos[b] or j + 1
+                continue
+            a[j + 1:, j] /= a[j, j]
+            a[j + 1:, j + 1:] -= np.outer(a[j + 1:, j], a[j, j + 1:])
+    return (packed.reshape(x.shape).astype(x.dtype), pivots.reshape(*batch, k),
+            infos.reshape(batch))
+
+
+LU_SHAPES = [(3, 3), (4, 3), (3, 5), (2, 3, 3), (2, 1, 4, 2), (1, 1), (0, 0), (0, 3), (2, 0, 0)]
+
+
+def _lu_samples(dtype, rng):
+    for s in LU_SHAPES:
+        yield _sample(make(s, dtype, rng), desc=f"{s}")
+    singular = np.array([[1, 2, 3], [2, 4, 6], [1, 1, 1]], dtype)
+    yield _sample(singular, grad=False, desc="singular: infos 3")
+    yield _sample(np.zeros((2, 2, 2), dtype), grad=False, desc="zero matrices: infos 1")
+
+
+def _lu_errors(rng):
+    yield ErrorInput(_sample(make((3,), np.float32, rng)), ValueError, "lu: .*at least 2")
+    yield ErrorInput(_sample(make((2, 2), np.int32, rng)), TypeError, "float")
+    yield ErrorInput(_sample(make((2, 2), np.float32, rng), pivot=False), ValueError, "pivot")
+
+
+def _lu_unpack_ref(x, y, unpack_ludata=True, unpack_pivots=True):
+    *batch, m, n = x.shape
+    k = min(m, n)
+    empty = np.zeros(0, x.dtype)
+    pmat = empty
+    if unpack_pivots:
+        pmat = np.zeros((*batch, m, m), x.dtype)
+        for idx in np.ndindex(*batch):
+            rows = np.eye(m, dtype=x.dtype)
+            for j, p in enumerate(y[idx]):  # P^T x = L U: undo the swaps on the identity
+                rows[[j, p - 1]] = rows[[p - 1, j]]
+            pmat[idx] = rows.T
+    if not unpack_ludata:
+        return pmat, empty, empty
+    low = np.tril(x[..., :k], -1) + np.eye(m, k, dtype=x.dtype)
+    return pmat, low, np.triu(x[..., :k, :])
+
+
+def _lu_unpack_samples(dtype, rng):
+    for s in LU_SHAPES:
+        packed, pivots, _ = _lu_ref(make(s, dtype, rng))
+        yield _sample(packed, pivots, desc=f"{s}")
+    packed, pivots, _ = _lu_ref(make((2, 4, 3), dtype, rng))
+    yield _sample(packed, pivots, unpack_ludata=False, desc="pivots only")
+    yield _sample(packed, pivots, unpack_pivots=False, desc="L and U only")
+    yield _sample(packed, pivots.astype(np.int64), desc="int64 pivots")
+
+
+def _lu_unpack_errors(rng):
+    m = make((3, 3), np.float32, rng)
+    yield ErrorInput(_sample(m, np.ones(2, np.int32)), ValueError, r"lu_unpack: y .*\[3\]")
+    yield ErrorInput(_sample(m, np.ones(3, np.float32)), ValueError, "int tensor")
+    yield ErrorInput(_sample(make((3,), np.float32, rng), np.ones(3, np.int32)), ValueError,
+                     "at least 2")
+
+
 def _fused_linear_ref(x, weight, bias, activation="none"):
     pre = x @ weight + bias
     return {"none": pre, "relu": np.maximum(pre, 0), "sigmoid": 1 / (1 + np.exp(-pre)),
@@ -504,6 +666,18 @@ OPS = [
            compare=_up_to_sign, errors=_qr_errors),
     OpInfo("svd", _svd_ref, _svd_samples, dtypes=FLOATS, gradgrad=True, tol=F32_LINALG_TOL,
            compare=_up_to_sign, errors=_svd_errors),
+    OpInfo("slogdet", _slogdet_ref, _slogdet_samples, dtypes=FLOATS, gradgrad=True,
+           tol=F32_LINALG_TOL, errors=_square_errors("slogdet")),
+    OpInfo("eigh", _eigh_ref, _eigh_samples, dtypes=FLOATS, gradgrad=True, tol=F32_LINALG_TOL,
+           compare=_up_to_sign, errors=_eigh_errors),
+    OpInfo("eigvals", _eigvals_ref, _eigvals_samples, dtypes=FLOATS, grad=False,
+           tol=F32_LINALG_TOL, compare=_sorted_close, errors=_square_errors("eigvals")),
+    OpInfo("triangular_solve", _triangular_solve_ref, _triangular_solve_samples, dtypes=FLOATS,
+           gradgrad=True, tol=F32_LINALG_TOL, errors=_triangular_solve_errors),
+    OpInfo("lu", _lu_ref, _lu_samples, dtypes=FLOATS, gradgrad=True, tol=F32_LINALG_TOL,
+           errors=_lu_errors),
+    OpInfo("lu_unpack", _lu_unpack_ref, _lu_unpack_samples, dtypes=FLOATS, gradgrad=True,
+           errors=_lu_unpack_errors),
     OpInfo("fused_linear_activation", _fused_linear_ref, _fused_linear_samples, dtypes=FLOATS,
            gradgrad=True, tol={np.float32: (1e-5, 1e-5)}, errors=_fused_linear_errors),
     OpInfo("fused_linear_activation_grad", _fused_linear_grad_ref, _fused_linear_grad_samples,

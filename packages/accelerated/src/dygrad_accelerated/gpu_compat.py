@@ -40,12 +40,12 @@ CUPY_API = frozenset("""
 # ufunc methods CuPy implements (``at`` only for ufuncs with an atomic scatter)
 UFUNC_AT = frozenset({"add", "subtract", "maximum", "minimum"})
 
-LINALG = ("cholesky", "det", "inv", "qr", "solve", "svd")
+LINALG = ("cholesky", "det", "eigh", "eigvals", "inv", "qr", "slogdet", "solve", "svd")
 
 # names whose Compat version is a fill-in (the rest are CuPy's own functions)
 FILL_INS = ("multiply.at", "multiply.outer", "logaddexp.reduce", "max", "min", "divide",
             "indices", "pad", "prod", "errstate", "random.default_rng", "sliding_window_view",
-            *(f"linalg.{name}" for name in ("cholesky", "det", "inv", "qr", "solve", "svd")))
+            *(f"linalg.{name}" for name in LINALG))
 
 # CuPy's Generator methods the kernels use directly
 GENERATOR_API = ("random", "uniform", "integers", "standard_normal")

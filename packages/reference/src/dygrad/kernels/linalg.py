@@ -132,6 +132,98 @@ def svd(x, full_matrices=False):
 
 
 @kernel
+def slogdet(x):
+    """(sign, log|det|) of each square matrix"""
+    _validate("slogdet", x)
+    sign, logabsdet = np.linalg.slogdet(x)
+    return sign.astype(x.dtype), logabsdet.astype(x.dtype)
+
+
+@kernel
+def eigh(x, UPLO="L"):
+    """(w, V) of the symmetric part of x, w ascending"""
+    _validate("eigh", x, UPLO=UPLO)
+    return tuple(np.linalg.eigh((x + np.swapaxes(x, -1, -2)) / 2, UPLO=UPLO))
+
+
+@kernel
+def eigvals(x):
+    """complex eigenvalues of each square matrix"""
+    out_dtype = TABLE["eigvals"].infer_meta(x).dtype
+    return _lapack("eigvals", "the eigenvalue iteration did not converge", np.linalg.eigvals,
+                   x).astype(out_dtype)
+
+
+@kernel
+def triangular_solve(x, y, upper=True, transpose=False, unitriangular=False):
+    """X with op(T) X = y, T x's upper/lower triangle: substitution, one row at a time"""
+    _validate("triangular_solve", x, y, upper=upper, transpose=transpose,
+              unitriangular=unitriangular)
+    n = x.shape[-1]
+    batch = np.broadcast_shapes(x.shape[:-2], y.shape[:-2])
+    a = np.triu(x) if upper else np.tril(x)
+    if unitriangular:
+        a = a - a * np.eye(n, dtype=x.dtype) + np.eye(n, dtype=x.dtype)
+    if transpose:
+        a = np.swapaxes(a, -1, -2)
+    a = np.broadcast_to(a, batch + (n, n))
+    out = np.zeros(batch + y.shape[-2:], dtype=np.result_type(x, y))
+    b = np.broadcast_to(y, out.shape)
+    forward = upper == transpose  # op(T) is lower: first row first
+    with np.errstate(divide="ignore", invalid="ignore"):  # a zero diagonal gives inf/nan
+        for i in range(n) if forward else range(n - 1, -1, -1):
+            done = slice(0, i) if forward else slice(i + 1, n)
+            rest = b[..., i, :] - (a[..., i:i + 1, done] @ out[..., done, :])[..., 0, :]
+            out[..., i, :] = rest / a[..., i, i, None]
+    return out
+
+
+@kernel
+def lu(x, pivot=True):
+    """(packed L and U, 1-based pivots, infos) of Gaussian elimination with partial
+    pivoting (LAPACK getrf's choices), one column at a time over the whole batch"""
+    _validate("lu", x, pivot=pivot)
+    *batch, m, n = x.shape
+    k = min(m, n)
+    a = np.array(x, dtype=x.dtype).reshape(math.prod(batch), m, n)
+    pivots = np.zeros((a.shape[0], k), np.int32)
+    infos = np.zeros(a.shape[0], np.int32)
+    rows = np.arange(a.shape[0])
+    for j in range(k):
+        p = j + np.argmax(np.abs(a[:, j:, j]), axis=1)
+        pivots[:, j] = p + 1
+        a[rows, j], a[rows, p] = a[rows, p], a[rows, j].copy()
+        d = a[:, j, j]
+        zero = d == 0
+        infos[(infos == 0) & zero] = j + 1
+        a[:, j + 1:, j] /= np.where(zero, 1, d)[:, None]  # a zero pivot's column is zero
+        a[:, j + 1:, j + 1:] -= a[:, j + 1:, j, None] * a[:, j, None, j + 1:]
+    return a.reshape(x.shape), pivots.reshape(*batch, k), infos.reshape(batch)
+
+
+@kernel
+def lu_unpack(x, y, unpack_ludata=True, unpack_pivots=True):
+    """(P, L, U) with x = P L U from lu's packed output x and pivots y"""
+    _validate("lu_unpack", x, y, unpack_ludata=unpack_ludata, unpack_pivots=unpack_pivots)
+    *batch, m, n = x.shape
+    k = min(m, n)
+    empty = np.zeros(0, x.dtype)
+    pmat = low = up = empty
+    if unpack_pivots:
+        piv = y.reshape(math.prod(batch), k).astype(np.int64) - 1
+        perm = np.broadcast_to(np.arange(m), (piv.shape[0], m)).copy()
+        rows = np.arange(piv.shape[0])
+        for j in range(k):  # the row swaps in order: row i of L U is row perm[i] of x
+            p = piv[:, j]
+            perm[rows, j], perm[rows, p] = perm[rows, p], perm[rows, j].copy()
+        pmat = (perm[:, None, :] == np.arange(m)[:, None]).astype(x.dtype).reshape(*batch, m, m)
+    if unpack_ludata:
+        low = np.tril(x[..., :k], -1) + np.eye(m, k, dtype=x.dtype)
+        up = np.triu(x[..., :k, :])
+    return pmat, low, up
+
+
+@kernel
 def fused_linear_activation(x, weight, bias, activation="none"):
     """activation(x @ weight + bias); the bias and a ReLU are applied in place"""
     if not x.dtype == weight.dtype == bias.dtype or activation not in LINEAR_ACTIVATIONS:

@@ -16,9 +16,11 @@ from .._core.optable import TABLE
 from .._core.tensor import Tensor
 
 __all__ = ["matmul", "mm", "bmm", "dot", "outer", "t", "einsum", "kron", "cross", "norm",
-           "inverse", "cholesky", "tensordot", "inner", "mv", "bincount"]
+           "inverse", "cholesky", "tensordot", "inner", "mv", "bincount", "eigvalsh"]
 METHODS = ["matmul", "mm", "bmm", "dot", "outer", "t", "kron", "cross", "norm", "inverse",
-           "cholesky", "solve", "qr", "tensordot", "inner", "mv", "bincount"]
+           "cholesky", "solve", "qr", "tensordot", "inner", "mv", "bincount", "matrix_power",
+           "multi_dot", "pinv", "slogdet", "eigvalsh", "eigvals", "cond", "lstsq",
+           "cholesky_solve", "lu", "lu_unpack", "cov", "corrcoef"]
 
 
 def _check_tensor(api, x, arg="x"):
@@ -334,3 +336,320 @@ def svd(x, full_matrices=False, name=None):
     """Singular value decomposition x = U @ diag(S) @ VH; returns (U, S, VH), S descending."""
     _check_tensor("svd", x)
     return ops.svd(x, full_matrices=bool(full_matrices))
+
+
+def _square_float(api, x):
+    """Check the input of a function on square float matrices (as the op rows do)."""
+    _check_tensor(api, x)
+    if x.ndim < 2 or x.shape[-1] != x.shape[-2]:
+        raise ValueError(f"{api}: x must be a square matrix or a batch of them (shape "
+                         f"[..., n, n]), got shape {x.shape}")
+    if x._data.dtype.kind != "f":
+        raise TypeError(f"{api}: x must be float32 or float64, got {x.dtype}")
+
+
+def _identity_like(x):
+    """Identity matrices with x's shape and dtype (constants)."""
+    n = x.shape[-1]
+    return ops.broadcast_to(ops.eye(num_rows=n, num_columns=n, dtype=x._data.dtype),
+                            shape=tuple(x.shape))
+
+
+def matrix_power(x, n, name=None):
+    """x multiplied by itself n times (square matrices, batched); n = 0 gives the identity
+    and a negative n the power of the inverse."""
+    _square_float("matrix_power", x)
+    if isinstance(n, (bool, np.bool_)) or not isinstance(n, (int, np.integer)):
+        raise TypeError(f"matrix_power: n must be an int, got {type(n).__name__} {n!r}")
+    if n == 0:
+        return _identity_like(x)
+    base = ops.inverse(x) if n < 0 else x
+    n, out = abs(int(n)), None
+    while True:  # binary exponentiation: about log2(n) products
+        if n & 1:
+            out = base if out is None else ops.matmul(out, base)
+        n >>= 1
+        if not n:
+            return out
+        base = ops.matmul(base, base)
+
+
+def multi_dot(x, name=None):
+    """The product of the matrices in the list x (at least 2); the first may be a 1-D row
+    vector and the last a 1-D column vector, every other one is 2-D."""
+    if not isinstance(x, (list, tuple)) or len(x) < 2:
+        raise ValueError(f"multi_dot: x must be a list of at least 2 tensors, got "
+                         f"{type(x).__name__} of length {len(x) if hasattr(x, '__len__') else '?'}")
+    for i, t in enumerate(x):
+        _check_tensor("multi_dot", t, f"x[{i}]")
+        if t.ndim != 2 and not (t.ndim == 1 and i in (0, len(x) - 1)):
+            raise ValueError(f"multi_dot: x[{i}] must be 2-D (only the first and last may be "
+                             f"1-D), got shape {t.shape}")
+        if t.dtype != x[0].dtype:
+            raise TypeError(f"multi_dot: all tensors must have one dtype, got {x[0].dtype} "
+                            f"(x[0]) and {t.dtype} (x[{i}])")
+    out = x[0]
+    for i, t in enumerate(x[1:], 1):
+        if out.shape[-1] != t.shape[0]:
+            raise ValueError(f"multi_dot: x[{i - 1}] and x[{i}] do not chain: shapes "
+                             f"{x[i - 1].shape} and {t.shape}")
+        out = ops.matmul(out, t)
+    return out
+
+
+def _cutoff_inverse(s, mag, cutoff):
+    """1 / s where mag = |s| > cutoff, else 0 (with a gradient free of the masked-out 1 / 0)."""
+    keep = ops.greater_than(mag, cutoff)
+    safe = ops.where(keep, s, ops.full_like(s, fill_value=1.0))
+    return ops.where(keep, ops.reciprocal(safe), ops.full_like(s, fill_value=0.0))
+
+
+def _svd_pinv(x, rcond):
+    """(pseudo-inverse, singular values, cutoff) of x's matrices from the SVD: singular
+    values at most rcond times the largest count as zero."""
+    u, s, vh = ops.svd(x)
+    cutoff = ops.scale(ops.max(s, axis=-1, keepdim=True), scale=float(rcond))
+    inv = _cutoff_inverse(s, s, cutoff)
+    pseudo = ops.matmul(ops.multiply(vh, ops.unsqueeze(inv, axis=(-1,))), u, transpose_x=True,
+                        transpose_y=True)
+    return pseudo, s, cutoff
+
+
+def pinv(x, rcond=1e-15, hermitian=False, name=None):
+    """Moore-Penrose pseudo-inverse from the SVD (the eigendecomposition when hermitian):
+    singular values at most rcond times the largest are treated as zero."""
+    _check_tensor("pinv", x)
+    if x.ndim < 2:
+        raise ValueError(f"pinv: x must have at least 2 dimensions, got shape {x.shape}")
+    if hermitian:
+        _square_float("pinv", x)
+        w, v = ops.eigh(x)
+        mag = ops.abs(w)
+        inv = _cutoff_inverse(w, mag, ops.scale(ops.max(mag, axis=-1, keepdim=True),
+                                                scale=float(rcond)))
+        return ops.matmul(ops.multiply(v, ops.unsqueeze(inv, axis=(-2,))), v, transpose_y=True)
+    return _svd_pinv(x, rcond)[0]
+
+
+def slogdet(x, name=None):
+    """Sign and natural log of |det| of a square matrix (or batch), stacked along a new
+    first axis: out[0] is the sign, out[1] the log-determinant's absolute value."""
+    _check_tensor("slogdet", x)
+    return ops.stack(list(ops.slogdet(x)), axis=0)
+
+
+def eigh(x, UPLO="L", name=None):
+    """Eigenvalues (ascending) and eigenvectors (the columns of v) of a symmetric matrix
+    or batch; returns (w, v)."""
+    _check_tensor("eigh", x)
+    return ops.eigh(x, UPLO=UPLO)
+
+
+def eigvalsh(x, UPLO="L", name=None):
+    """Eigenvalues (ascending) of a symmetric matrix or batch."""
+    _check_tensor("eigvalsh", x)
+    return ops.eigh(x, UPLO=UPLO)[0]
+
+
+def eigvals(x, name=None):
+    """Eigenvalues of a general square matrix or batch: complex64 for float32 input,
+    complex128 for float64 (no gradient, as in Paddle)."""
+    _check_tensor("eigvals", x)
+    return ops.eigvals(x)
+
+
+def _singular_values(api, x, hermitian=False):
+    """The singular values of x's matrices (|eigenvalues| when hermitian)."""
+    _check_tensor(api, x)
+    if x.ndim < 2:
+        raise ValueError(f"{api}: x must have at least 2 dimensions, got shape {x.shape}")
+    if hermitian:
+        _square_float(api, x)
+        return ops.abs(ops.eigh(x)[0])
+    return ops.svd(x)[1]
+
+
+def _count_above(s, tol):
+    """How many of the values along s's last axis exceed tol (int64)."""
+    return ops.sum(ops.cast(ops.greater_than(s, tol), dtype=np.dtype(np.int64)), axis=-1)
+
+
+def matrix_rank(x, tol=None, hermitian=False, name=None):
+    """The number of singular values (|eigenvalues| when hermitian) above tol (a float, or a
+    Tensor broadcast against x's batch); tol None: the largest singular value times
+    max(rows, columns) times the dtype's machine epsilon. Returns int64."""
+    s = _singular_values("matrix_rank", x, hermitian)
+    if tol is None:
+        eps = float(np.finfo(x._data.dtype).eps) * max(x.shape[-2:])
+        tol = ops.scale(ops.max(s, axis=-1, keepdim=True), scale=eps)
+    elif isinstance(tol, Tensor):
+        tol = ops.unsqueeze(ops.cast(tol, dtype=s._data.dtype), axis=(-1,))
+    else:
+        tol = ops.full_like(s, fill_value=float(tol))
+    return _count_above(s, tol)
+
+
+def cond(x, p=None, name=None):
+    """Condition number of x's matrices in norm p: None or 2 (largest / smallest singular
+    value, any shape), -2 (smallest / largest); 'fro', 'nuc', 1, -1, inf, -inf (square
+    matrices): norm(x, p) * norm(inv(x), p)."""
+    _check_tensor("cond", x)
+    if p is not None and p not in _MATRIX_P:
+        raise ValueError(f"cond: p must be None, 'fro', 'nuc', 1, -1, 2, -2, inf or -inf, got "
+                         f"{p!r}")
+    if p in (None, 2, -2):
+        s = _singular_values("cond", x)
+        big, small = ops.max(s, axis=-1), ops.min(s, axis=-1)
+        return ops.divide(small, big) if p == -2 else ops.divide(big, small)
+    _square_float("cond", x)
+    return ops.multiply(matrix_norm(x, p), matrix_norm(ops.inverse(x), p))
+
+
+_LSTSQ_DRIVERS = ("gels", "gelsy", "gelsd", "gelss")
+
+
+def lstsq(x, y, rcond=None, driver=None, name=None):
+    """Least-squares solution of x @ X = y (x [..., M, N], y [..., M, K]), the minimum-norm
+    one when x is rank deficient: returns (solution, residuals, rank, singular_values) with
+    Paddle's shapes per driver (None is 'gelsy'): residuals (squared column norms of
+    x @ solution - y) for M > N and full rank except with 'gelsy', rank (int32) except with
+    'gels', singular_values for 'gelsd' and 'gelss'; what a driver does not give is empty.
+    Singular values at most rcond times the largest are treated as zero (rcond None: the
+    dtype's machine epsilon times max(M, N))."""
+    x, y = as_operands("lstsq", x, y)
+    if driver is None:
+        driver = "gelsy"
+    if driver not in _LSTSQ_DRIVERS:
+        raise ValueError(f"lstsq: driver must be 'gels', 'gelss', 'gelsd', 'gelsy' or None, got "
+                         f"{driver!r}")
+    if x.ndim < 2 or y.ndim < 2:
+        raise ValueError(f"lstsq: x and y must have at least 2 dimensions ([..., M, N] and "
+                         f"[..., M, K]), got shapes {x.shape} and {y.shape}")
+    if x.shape[-2] != y.shape[-2]:
+        raise ValueError(f"lstsq: x and y must have the same number of rows, got shapes "
+                         f"{x.shape} and {y.shape}")
+    if x.dtype != y.dtype or x._data.dtype.kind != "f":
+        raise TypeError(f"lstsq: x and y must both be float32 or both float64, got {x.dtype} "
+                        f"and {y.dtype}")
+    m, n = x.shape[-2:]
+    dtype = x._data.dtype
+    if rcond is None:
+        rcond = float(np.finfo(dtype).eps) * max(m, n)
+    pseudo, s, cutoff = _svd_pinv(x, rcond)
+    solution = ops.matmul(pseudo, y)
+    rank = _count_above(s, cutoff)
+    empty = ops.full(shape=(0,), fill_value=0, dtype=dtype)
+    residuals = empty
+    if m > n and driver != "gelsy" and bool(np.all(rank.numpy() == n)):
+        residuals = ops.sum(ops.square(ops.subtract(ops.matmul(x, solution), y)), axis=-2)
+    if driver == "gels":
+        rank = ops.full(shape=(0,), fill_value=0, dtype=np.dtype(np.int64))
+    else:
+        rank = ops.cast(rank, dtype=np.dtype(np.int32))
+    return solution, residuals, rank, s if driver in ("gelsd", "gelss") else empty
+
+
+# ---------------------------------------------------------------------------
+# triangular and LU solvers
+# ---------------------------------------------------------------------------
+
+def triangular_solve(x, y, upper=True, transpose=False, unitriangular=False, name=None):
+    """The solution X of op(T) X = y, T the upper (upper=True) or lower triangle of the
+    square x (its diagonal taken as ones when unitriangular), op the transpose when
+    transpose; y is [..., n, K] and batch dimensions broadcast."""
+    x, y = as_operands("triangular_solve", x, y)
+    return ops.triangular_solve(x, y, upper=bool(upper), transpose=bool(transpose),
+                                unitriangular=bool(unitriangular))
+
+
+def cholesky_solve(x, y, upper=False, name=None):
+    """The solution X of A X = x given y, A's Cholesky factor (lower L with A = L L^T, or
+    upper U with A = U^T U when upper=True): two triangular solves."""
+    x, y = as_operands("cholesky_solve", x, y)
+    half = ops.triangular_solve(y, x, upper=bool(upper), transpose=bool(upper))
+    return ops.triangular_solve(y, half, upper=bool(upper), transpose=not upper)
+
+
+def lu(x, pivot=True, get_infos=False, name=None):
+    """LU decomposition with partial pivoting x = P L U: returns (LU, pivots) with L (unit
+    lower) and U packed in one tensor of x's shape and pivots (int32, 1-based), and infos
+    (int32: 0, or the index of U's first zero diagonal entry) when get_infos."""
+    _check_tensor("lu", x)
+    out, pivots, infos = ops.lu(x, pivot=bool(pivot))
+    return (out, pivots, infos) if get_infos else (out, pivots)
+
+
+def lu_unpack(x, y, unpack_ludata=True, unpack_pivots=True, name=None):
+    """(P, L, U) with P L U = A from lu's outputs x (packed L and U) and y (pivots); L and U
+    are empty when not unpack_ludata, P when not unpack_pivots."""
+    _check_tensor("lu_unpack", x)
+    _check_tensor("lu_unpack", y, "y")
+    return ops.lu_unpack(x, y, unpack_ludata=bool(unpack_ludata),
+                         unpack_pivots=bool(unpack_pivots))
+
+
+# ---------------------------------------------------------------------------
+# covariance and correlation
+# ---------------------------------------------------------------------------
+
+def _observations(api, x, rowvar):
+    """x as a 2-D float tensor with one variable per row."""
+    _check_tensor(api, x)
+    if x.ndim not in (1, 2):
+        raise ValueError(f"{api}: x must be 1-D or 2-D, got shape {x.shape}")
+    if x._data.dtype.kind != "f":
+        raise TypeError(f"{api}: x must be float32 or float64, got {x.dtype}")
+    if x.ndim == 1:
+        return ops.reshape(x, shape=(1, x.shape[0]))
+    return x if rowvar else ops.transpose(x, perm=(1, 0))
+
+
+def _weights(api, w, arg, n, dtype):
+    """fweights / aweights as a float vector of the n observations (checked >= 0)."""
+    _check_tensor(api, w, arg)
+    if w.ndim != 1 or w.shape[0] != n:
+        raise ValueError(f"{api}: {arg} must be 1-D with one weight per observation ({n}), got "
+                         f"shape {w.shape}")
+    if w.size and float(w.numpy().min()) < 0:
+        raise ValueError(f"{api}: {arg} must not be negative, got a minimum of "
+                         f"{w.numpy().min()}")
+    return ops.cast(w, dtype=dtype)
+
+
+def cov(x, rowvar=True, ddof=True, fweights=None, aweights=None, name=None):
+    """Covariance matrix of the variables in x's rows (columns when not rowvar; a 1-D x is
+    one variable), as numpy.cov: ddof True divides by the (weighted) count minus 1;
+    fweights are integer repeat counts and aweights relative weights of the observations."""
+    obs = _observations("cov", x, rowvar)
+    dtype, n = obs._data.dtype, obs.shape[1]
+    if fweights is not None:
+        fweights = _weights("cov", fweights, "fweights", n, dtype)
+    if aweights is not None:
+        aweights = _weights("cov", aweights, "aweights", n, dtype)
+    given = [v for v in (fweights, aweights) if v is not None]
+    w = (ops.full(shape=(n,), fill_value=1.0, dtype=dtype) if not given else
+         given[0] if len(given) == 1 else ops.multiply(*given))
+    w_sum = ops.sum(w)
+    avg = ops.divide(ops.sum(ops.multiply(obs, w), axis=1, keepdim=True), w_sum)
+    if not ddof:
+        fact = w_sum
+    elif aweights is None:
+        fact = ops.scale(w_sum, bias=-1.0)
+    else:  # w_sum - sum(w * aweights) / w_sum
+        fact = ops.subtract(w_sum, ops.divide(ops.sum(ops.multiply(w, aweights)), w_sum))
+    centred = ops.subtract(obs, avg)
+    out = ops.divide(ops.matmul(ops.multiply(centred, w), centred, transpose_y=True), fact)
+    return ops.reshape(out, shape=()) if out.shape == [1, 1] else out
+
+
+def corrcoef(x, rowvar=True, name=None):
+    """Pearson correlation coefficients of the variables in x's rows (columns when not
+    rowvar), as numpy.corrcoef: cov(x) scaled by the standard deviations, clipped to
+    [-1, 1]."""
+    _observations("corrcoef", x, rowvar)
+    c = cov(x, rowvar)
+    if c.ndim == 0:
+        return ops.divide(c, c)
+    std = ops.sqrt(ops.diag(c))
+    c = ops.divide(ops.divide(c, ops.unsqueeze(std, axis=(1,))), ops.unsqueeze(std, axis=(0,)))
+    return ops.clip(c, min=-1.0, max=1.0)

@@ -667,6 +667,211 @@ register(OpDef("svd", ("x",), _svd_meta,
                outputs=("u", "s", "vh")))
 
 
+def _slogdet_meta(x):
+    _require_square("slogdet", x)
+    _require_float("slogdet", x)
+    batch = tuple(x.shape[:-2])
+    return Meta(batch, x.dtype), Meta(batch, x.dtype)
+
+
+def _slogdet_grad(ctx, gsign, glog):
+    """The sign is piecewise constant; d log|det A| = tr(A^-1 dA), so dA = glog A^-T."""
+    return ops.multiply(_col(_col(glog)), _mT(ops.inverse(ctx["x"])))
+
+
+register(OpDef("slogdet", ("x",), _slogdet_meta,
+               "Sign and natural log of the absolute value of the determinant of a square "
+               "matrix (or of each matrix of a batch); a singular matrix gives sign 0 and -inf.",
+               grad=_slogdet_grad, saves=("x",), outputs=("sign", "logabsdet")))
+
+
+def _eigh_meta(x, UPLO="L"):
+    _require_square("eigh", x)
+    _require_float("eigh", x)
+    if UPLO not in ("L", "U"):
+        raise ValueError(f"eigh: UPLO must be 'L' or 'U', got {UPLO!r}")
+    return Meta((*x.shape[:-1],), x.dtype), Meta(tuple(x.shape), x.dtype)
+
+
+def _eigh_grad(ctx, gw, gv):
+    """A = V diag(w) V^T with distinct eigenvalues: with F[i, j] = 1 / (w_j - w_i) off the
+    diagonal (0 on it), dA = sym(V (diag(gw) + F∘(V^T gV)) V^T), sym(S) = (S + S^T) / 2 (A
+    is symmetric; the kernel decomposes the symmetric part of its input)."""
+    w, v = ctx["w"], ctx["v"]
+    eye = _eye_like(w._data.shape[-1], w)
+    f = ops.divide(ops.subtract(ops.full_like(eye, fill_value=1.0), eye),
+                   ops.add(ops.subtract(_row(w), _col(w)), eye))
+    inner = ops.add(ops.multiply(_row(gw), eye),
+                    ops.multiply(f, ops.matmul(v, gv, transpose_x=True)))
+    ga = ops.matmul(ops.matmul(v, inner), v, transpose_y=True)
+    return (ga + _mT(ga)) * 0.5
+
+
+register(OpDef("eigh", ("x",), _eigh_meta,
+               "Eigenvalues (ascending) and orthonormal eigenvectors (columns) of a symmetric "
+               "matrix: x = V diag(w) V^T. The symmetric part of x is decomposed, so both UPLO "
+               "values agree on symmetric input.",
+               attrs={"UPLO": "L"}, grad=_eigh_grad, saves=("w", "v"), outputs=("w", "v")))
+
+
+def _eigvals_meta(x):
+    _require_square("eigvals", x)
+    _require_float("eigvals", x)
+    complex_dtype = np.complex64 if np.dtype(x.dtype) == np.float32 else np.complex128
+    return Meta((*x.shape[:-1],), np.dtype(complex_dtype))
+
+
+register(OpDef("eigvals", ("x",), _eigvals_meta,
+               "Eigenvalues of a general square matrix (complex64 for float32 input, "
+               "complex128 for float64), in LAPACK's order. Not differentiable (as Paddle's)."))
+
+
+# ---------------------------------------------------------------------------
+# triangular_solve, lu, lu_unpack
+# ---------------------------------------------------------------------------
+
+def _triangular_solve_meta(x, y, upper=True, transpose=False, unitriangular=False):
+    api = "triangular_solve"
+    _require_square(api, x)
+    _require_float(api, x, y)
+    _require_same_dtype(api, x, y)
+    n = x.shape[-1]
+    if len(y.shape) < 2 or y.shape[-2] != n:
+        raise ValueError(f"{api}: y must be [..., {n}, K] for x of shape {list(x.shape)} (rows "
+                         f"matching x's size), got shape {list(y.shape)}")
+    batch = broadcast_shapes(tuple(x.shape[:-2]), tuple(y.shape[:-2]), op=api)
+    return Meta(batch + (n, y.shape[-1]), x.dtype)
+
+
+def _triangle(m, upper, strict=False):
+    """The upper or lower triangle of m (without the diagonal when strict)."""
+    if upper:
+        return ops.triu(m, diagonal=1 if strict else 0)
+    return ops.tril(m, diagonal=-1 if strict else 0)
+
+
+def _triangular_solve_grad(ctx, g):
+    """X = A^-1 B with A = op(T), T the triangle of x that is read: dB = A^-T g (a solve
+    with the other transpose) and dA = -dB X^T; x gets dA (or its transpose) on the
+    triangle read, without the diagonal when it is taken as ones."""
+    upper, trans, unit = (ctx.attrs[k] for k in ("upper", "transpose", "unitriangular"))
+    gy = ops.triangular_solve(ctx["x"], g, upper=upper, transpose=not trans,
+                              unitriangular=unit)
+    gx = None
+    if ctx.needs("x"):
+        x = ctx["out"]
+        ga = ops.matmul(x, gy, transpose_y=True) if trans else ops.matmul(gy, x, transpose_y=True)
+        gx = sum_to(ops.neg(_triangle(ga, upper, strict=unit)), ctx.shape("x"))
+    return gx, sum_to(gy, ctx.shape("y")) if ctx.needs("y") else None
+
+
+register(OpDef("triangular_solve", ("x", "y"), _triangular_solve_meta,
+               "The solution X of op(T) X = y, T the upper (or lower) triangle of square x "
+               "(its diagonal taken as ones when unitriangular), op the transpose when "
+               "transpose; batch dimensions broadcast.",
+               attrs={"upper": True, "transpose": False, "unitriangular": False},
+               grad=_triangular_solve_grad, saves=("x", "out")))
+
+
+def _lu_meta(x, pivot=True):
+    if len(x.shape) < 2:
+        raise ValueError(f"lu: x must have at least 2 dimensions, got shape {list(x.shape)}")
+    _require_float("lu", x)
+    if not pivot:
+        raise ValueError("lu: LU without pivoting (pivot=False) is not implemented on the CPU "
+                         "(as in Paddle)")
+    *batch, m, n = x.shape
+    i32 = np.dtype(np.int32)
+    return Meta(tuple(x.shape), x.dtype), Meta((*batch, min(m, n)), i32), Meta(tuple(batch), i32)
+
+
+def _lu_grad(ctx, glu, gpiv, ginfo):
+    """A = P L U (L m x k unit lower, U k x n upper, k = min(m, n), packed in one output);
+    gL and gU are the strict lower and the upper parts of its gradient. Square (L and U
+    invertible): dA = P L^-T [tril(L^T gL, -1) + triu(gU U^T)] U^-T. Wide (A = P L [U1 U2]):
+    dA = P L^-T [tril(L^T gL - gU U^T, -1) U1^-T + triu(gU1) | gU2]. Tall (L = [L1; L2]):
+    dA = P [L1^-T triu(gU U^T - L^T gL) + tril(gL1, -1); gL2] U^-T. Triangular solves read
+    L and U from the packed output."""
+    lu, piv = ctx["out"], ctx["pivots"]
+    m, n = ctx.shape("x")[-2:]
+    k = min(m, n)
+    low = ops.add(ops.tril(lu[..., :k], diagonal=-1),
+                  ops.eye(num_rows=m, num_columns=k, dtype=lu._data.dtype))
+    up = ops.triu(lu[..., :k, :])
+    gl, gu = ops.tril(glu[..., :k], diagonal=-1), ops.triu(glu[..., :k, :])
+    sq = lu[..., :k, :k]
+
+    def right_solve_ut(b):  # b U1^-T
+        return _mT(ops.triangular_solve(sq, _mT(b), upper=True))
+
+    def left_solve_lt(b):  # L1^-T b
+        return ops.triangular_solve(sq, b, upper=False, transpose=True, unitriangular=True)
+
+    ltgl = ops.matmul(low, gl, transpose_x=True)
+    guut = ops.matmul(gu, up, transpose_y=True)
+    if m == n:
+        inner = ops.add(ops.tril(ltgl, diagonal=-1), ops.triu(guut))
+        ga = left_solve_lt(right_solve_ut(inner))
+    elif m < n:
+        inner = right_solve_ut(ops.tril(ops.subtract(ltgl, guut), diagonal=-1))
+        inner = ops.concat([ops.add(inner, ops.triu(gu[..., :k])), gu[..., k:]], axis=-1)
+        ga = left_solve_lt(inner)
+    else:
+        inner = left_solve_lt(ops.triu(ops.subtract(guut, ltgl)))
+        inner = ops.concat([ops.add(inner, ops.tril(gl[..., :k, :], diagonal=-1)),
+                            gl[..., k:, :]], axis=-2)
+        ga = right_solve_ut(inner)
+    perm = ops.lu_unpack(lu, piv, unpack_ludata=False)[0]
+    return ops.matmul(perm, ga)
+
+
+register(OpDef("lu", ("x",), _lu_meta,
+               "LU decomposition with partial pivoting x = P L U of m x n matrices: L (unit "
+               "lower, m x k) and U (upper, k x n), k = min(m, n), packed in one m x n output; "
+               "pivots (int32, 1-based): row i was swapped with row pivots[i]; infos (int32): "
+               "0, or the 1-based index of U's first zero diagonal entry.",
+               attrs={"pivot": True}, grad=_lu_grad, saves=("out", "pivots"),
+               outputs=("out", "pivots", "infos")))
+
+
+def _lu_unpack_meta(x, y, unpack_ludata=True, unpack_pivots=True):
+    api = "lu_unpack"
+    if len(x.shape) < 2:
+        raise ValueError(f"{api}: x must have at least 2 dimensions, got shape {list(x.shape)}")
+    _require_float(api, x)
+    *batch, m, n = x.shape
+    k = min(m, n)
+    if tuple(y.shape) != (*batch, k) or np.dtype(y.dtype).kind not in "iu":
+        raise ValueError(f"{api}: y (the pivots) must be an int tensor of shape "
+                         f"{[*batch, k]} for x of shape {list(x.shape)}, got "
+                         f"{_dtype_name(y.dtype)} of shape {list(y.shape)}")
+    empty = Meta((0,), x.dtype)
+    return (Meta((*batch, m, m), x.dtype) if unpack_pivots else empty,
+            Meta((*batch, m, k), x.dtype) if unpack_ludata else empty,
+            Meta((*batch, k, n), x.dtype) if unpack_ludata else empty)
+
+
+def _lu_unpack_grad(ctx, gp, gl, gu):
+    """L and U are copies of parts of x: x gets gL's strict lower triangle and gU's upper
+    one, each padded with zeros to x's shape (P depends on the pivots only)."""
+    if not ctx.attrs["unpack_ludata"]:
+        return None, None
+    m, n = ctx.shape("x")[-2:]
+    k = min(m, n)
+    batch = ((0, 0),) * (len(ctx.shape("x")) - 2)
+    low = ops.pad(ops.tril(gl, diagonal=-1), paddings=batch + ((0, 0), (0, n - k)))
+    up = ops.pad(ops.triu(gu), paddings=batch + ((0, m - k), (0, 0)))
+    return ops.add(low, up), None
+
+
+register(OpDef("lu_unpack", ("x", "y"), _lu_unpack_meta,
+               "The permutation matrix P, unit lower L and upper U of x = P L U from lu's "
+               "packed output x and pivots y; unpack_ludata=False leaves L and U empty, "
+               "unpack_pivots=False leaves P empty.",
+               attrs={"unpack_ludata": True, "unpack_pivots": True}, grad=_lu_unpack_grad,
+               saves=("x",), outputs=("pmat", "l", "u")))
+
+
 # ---------------------------------------------------------------------------
 # fused_linear_activation: what static mode's bias+activation fusion runs
 # ---------------------------------------------------------------------------
