@@ -156,7 +156,41 @@ class MultiHeadAttention(Layer):
         return out if len(outs) == 1 else tuple(outs)
 
 
-class TransformerEncoderLayer(Layer):
+class _ResidualBlocks(Layer):
+    """The residual blocks that Transformer encoder and decoder layers are made of: each
+    with dropout, a residual connection and LayerNorm, after the residual (post-norm) or
+    before the block (``normalize_before``)."""
+
+    def _attend(self, attn, norm, dropout, x, memory, mask, cache):
+        """The block around ``attn`` over ``memory`` (None: self-attention); and its new
+        cache (None without a cache)."""
+        residual = x
+        if self.normalize_before:
+            x = norm(x)
+        kv = x if memory is None else memory
+        if cache is None:
+            x = attn(x, kv, kv, mask)
+        else:
+            x, cache = attn(x, kv, kv, mask, cache)
+        x = residual + dropout(x)
+        return (x if self.normalize_before else norm(x)), cache
+
+    def _feed_forward(self, norm, dropout, x):
+        """The block around linear1, the activation, dropout and linear2."""
+        residual = x
+        if self.normalize_before:
+            x = norm(x)
+        x = residual + dropout(self.linear2(self.dropout(self.activation(self.linear1(x)))))
+        return x if self.normalize_before else norm(x)
+
+
+def _clones(layer, n):
+    """``layer`` and n - 1 new layers of its configuration (their own fresh parameters,
+    as Paddle builds a stack)."""
+    return LayerList([layer if i == 0 else type(layer)(**layer._config) for i in range(n)])
+
+
+class TransformerEncoderLayer(_ResidualBlocks):
     """Self-attention then a feed-forward block (linear1, activation, linear2), each with
     dropout, a residual connection and LayerNorm: after the residual (post-norm), or
     before the block with ``normalize_before``. ``attn_dropout``/``act_dropout`` default
@@ -189,24 +223,10 @@ class TransformerEncoderLayer(Layer):
 
     def forward(self, src, src_mask=None, cache=None):
         src_mask = _convert_attention_mask(src_mask, src.dtype)
-        residual = src
-        if self.normalize_before:
-            src = self.norm1(src)
-        if cache is None:
-            src = self.self_attn(src, src, src, src_mask)
-        else:
-            src, cache = self.self_attn(src, src, src, src_mask, cache)
-        src = residual + self.dropout1(src)
-        if not self.normalize_before:
-            src = self.norm1(src)
-        residual = src
-        if self.normalize_before:
-            src = self.norm2(src)
-        src = self.linear2(self.dropout(self.activation(self.linear1(src))))
-        src = residual + self.dropout2(src)
-        if not self.normalize_before:
-            src = self.norm2(src)
-        return src if cache is None else (src, cache)
+        src, new_cache = self._attend(self.self_attn, self.norm1, self.dropout1, src, None,
+                                      src_mask, cache)
+        src = self._feed_forward(self.norm2, self.dropout2, src)
+        return src if cache is None else (src, new_cache)
 
     def gen_cache(self, src):
         """An empty incremental Cache for the self-attention."""
@@ -220,9 +240,7 @@ class TransformerEncoder(Layer):
 
     def __init__(self, encoder_layer, num_layers, norm=None):
         super().__init__()
-        self.layers = LayerList([encoder_layer if i == 0 else
-                                 type(encoder_layer)(**encoder_layer._config)
-                                 for i in range(num_layers)])
+        self.layers = _clones(encoder_layer, num_layers)
         self.num_layers = num_layers
         self.norm = norm
 
@@ -244,7 +262,7 @@ class TransformerEncoder(Layer):
         return [layer.gen_cache(src) for layer in self.layers]
 
 
-class TransformerDecoderLayer(Layer):
+class TransformerDecoderLayer(_ResidualBlocks):
     """Self-attention (masked by ``tgt_mask``), cross-attention over ``memory`` (masked by
     ``memory_mask``), then a feed-forward block (linear1, activation, linear2); each with
     dropout, a residual connection and LayerNorm (norm1..norm3), after the residual or,
@@ -284,20 +302,6 @@ class TransformerDecoderLayer(Layer):
         self.dropout3 = Dropout(dropout, mode="upscale_in_train")
         self.activation = _activation(activation, "TransformerDecoderLayer")
 
-    def _attend(self, attn, norm, dropout, tgt, memory, mask, cache):
-        """One residual block around ``attn`` over ``memory`` (None: self-attention); and
-        its new cache (None without a cache)."""
-        residual = tgt
-        if self.normalize_before:
-            tgt = norm(tgt)
-        kv = tgt if memory is None else memory
-        if cache is None:
-            tgt = attn(tgt, kv, kv, mask)
-        else:
-            tgt, cache = attn(tgt, kv, kv, mask, cache)
-        tgt = residual + dropout(tgt)
-        return (tgt if self.normalize_before else norm(tgt)), cache
-
     def forward(self, tgt, memory, tgt_mask=None, memory_mask=None, cache=None):
         tgt_mask = _convert_attention_mask(tgt_mask, tgt.dtype)
         memory_mask = _convert_attention_mask(memory_mask, memory.dtype)
@@ -306,13 +310,7 @@ class TransformerDecoderLayer(Layer):
                                        tgt_mask, self_cache)
         tgt, static_cache = self._attend(self.cross_attn, self.norm2, self.dropout2, tgt,
                                          memory, memory_mask, static_cache)
-        residual = tgt
-        if self.normalize_before:
-            tgt = self.norm3(tgt)
-        tgt = self.linear2(self.dropout(self.activation(self.linear1(tgt))))
-        tgt = residual + self.dropout3(tgt)
-        if not self.normalize_before:
-            tgt = self.norm3(tgt)
+        tgt = self._feed_forward(self.norm3, self.dropout3, tgt)
         return tgt if cache is None else (tgt, (self_cache, static_cache))
 
     def gen_cache(self, memory):
@@ -328,9 +326,7 @@ class TransformerDecoder(Layer):
 
     def __init__(self, decoder_layer, num_layers, norm=None):
         super().__init__()
-        self.layers = LayerList([decoder_layer if i == 0 else
-                                 type(decoder_layer)(**decoder_layer._config)
-                                 for i in range(num_layers)])
+        self.layers = _clones(decoder_layer, num_layers)
         self.num_layers = num_layers
         self.norm = norm
 
