@@ -35,8 +35,11 @@ __all__ = ["cast", "reshape", "reshape_", "broadcast_to", "expand", "expand_as",
            "strided_slice", "gather", "gather_nd", "scatter", "scatter_nd_add", "scatter_nd",
            "index_select", "index_add", "index_sample", "take_along_axis", "put_along_axis",
            "masked_fill", "flip", "roll", "tril", "triu", "diag", "repeat_interleave",
-           "diagonal", "trace", "rot90", "diagflat", "diag_embed", "unique_consecutive", "crop"]
-METHODS = ([name for name in __all__ if name not in ("scatter_nd", "crop")]
+           "diagonal", "trace", "rot90", "diagflat", "diag_embed", "unique_consecutive", "crop",
+           "tensor_split", "hsplit", "vsplit", "dsplit", "hstack", "vstack", "dstack",
+           "column_stack", "row_stack", "atleast_1d", "atleast_2d", "atleast_3d", "unflatten"]
+_NOT_METHODS = ("scatter_nd", "crop", "hstack", "vstack", "dstack", "column_stack", "row_stack")
+METHODS = ([name for name in __all__ if name not in _NOT_METHODS]
            + [("astype", "cast")])
 
 
@@ -311,6 +314,139 @@ def strided_slice(x, axes, starts, ends, strides, name=None):
     api = "strided_slice"
     return ops.strided_slice(x, axes=_ints(axes, api, "axes"), starts=_ints(starts, api, "starts"),
                              ends=_ints(ends, api, "ends"), strides=_ints(strides, api, "strides"))
+
+
+def tensor_split(x, num_or_indices, axis=0, name=None):
+    """x cut along ``axis`` into ``num_or_indices`` pieces (an int: the first
+    ``size % num`` pieces are one longer) or at the listed indices (Python slice bounds,
+    so negative ones count from the end). Returns a list of Tensors."""
+    check_tensor("tensor_split", x)
+    if x.ndim == 0:
+        raise ValueError("tensor_split: x must have at least 1 dimension, got a 0-D tensor")
+    axis = _split_axis(x, axis, "tensor_split")
+    n = x._data.shape[axis]
+    if isinstance(num_or_indices, (list, tuple)):
+        cuts = list(_ints(num_or_indices, "tensor_split", "num_or_indices"))
+    elif isinstance(num_or_indices, (int, np.integer)) and not isinstance(num_or_indices, bool):
+        num = int(num_or_indices)
+        if num <= 0:
+            raise ValueError(f"tensor_split: num_or_indices must be larger than 0, got {num}")
+        cuts = [i * (n // num) + min(i, n % num) for i in range(1, num)]
+    else:
+        raise TypeError(f"tensor_split: num_or_indices must be an int or a list or tuple of "
+                        f"ints, got {type(num_or_indices).__name__}")
+    bounds = zip([0] + cuts, cuts + [n])
+    pieces = [builtins.slice(s, e).indices(n)[:2] for s, e in bounds]
+    return [ops.slice(x, axes=(axis,), starts=(s,), ends=(max(s, e),)) for s, e in pieces]
+
+
+def _split_rank(api, x, rank):
+    check_tensor(api, x)
+    if x.ndim < rank:
+        raise ValueError(f"{api}: x must have at least {rank} dimensions, got shape {x.shape}")
+
+
+def hsplit(x, num_or_indices, name=None):
+    """tensor_split along axis 1 (axis 0 for a 1-D x)."""
+    _split_rank("hsplit", x, 1)
+    return tensor_split(x, num_or_indices, axis=1 if x.ndim > 1 else 0)
+
+
+def vsplit(x, num_or_indices, name=None):
+    """tensor_split along axis 0 of an x of at least 2 dimensions."""
+    _split_rank("vsplit", x, 2)
+    return tensor_split(x, num_or_indices, axis=0)
+
+
+def dsplit(x, num_or_indices, name=None):
+    """tensor_split along axis 2 of an x of at least 3 dimensions."""
+    _split_rank("dsplit", x, 3)
+    return tensor_split(x, num_or_indices, axis=2)
+
+
+def _atleast(inputs, shapes):
+    """Each input (a Tensor or array-like) raised to a minimum rank; ``shapes`` maps the
+    shape of a lower-rank input to its new shape. One input gives a Tensor, several (or
+    one list or tuple of them) a list."""
+    if len(inputs) == 1 and isinstance(inputs[0], (list, tuple)):
+        inputs = inputs[0]
+    out = []
+    for x in inputs:
+        x = x if isinstance(x, Tensor) else Tensor._wrap(to_array(x))
+        new = shapes.get(x.ndim)
+        out.append(ops.reshape(x, shape=new(x.shape)) if new else x)
+    return out[0] if len(out) == 1 else out
+
+
+def atleast_1d(*inputs, name=None):
+    """The inputs with 0-D ones made 1-D of size 1."""
+    return _atleast(inputs, {0: lambda s: (1,)})
+
+
+def atleast_2d(*inputs, name=None):
+    """The inputs with 0-D and 1-D ones made 2-D: [] -> [1, 1], [n] -> [1, n]."""
+    return _atleast(inputs, {0: lambda s: (1, 1), 1: lambda s: (1, *s)})
+
+
+def atleast_3d(*inputs, name=None):
+    """The inputs raised to 3-D: [] -> [1, 1, 1], [n] -> [1, n, 1], [m, n] -> [m, n, 1]."""
+    return _atleast(inputs, {0: lambda s: (1, 1, 1), 1: lambda s: (1, *s, 1),
+                                           2: lambda s: (*s, 1)})
+
+
+def _stacked(api, x, raise_rank, axis):
+    tensors = [raise_rank(t) for t in _tensor_list(x, api)]
+    if not tensors:
+        raise ValueError(f"{api}: x must hold at least one Tensor, got an empty list")
+    if axis is None:  # hstack: along the first axis of 1-D tensors, else the second
+        axis = 0 if tensors[0].ndim == 1 else 1
+    return _checked("concat", tensors, axis=axis)
+
+
+def hstack(x, name=None):
+    """The tensors of x joined column-wise: 1-D ones end to end, others along axis 1."""
+    return _stacked("hstack", x, atleast_1d, None)
+
+
+def vstack(x, name=None):
+    """The tensors of x (0-D and 1-D ones made rows) joined along axis 0."""
+    return _stacked("vstack", x, atleast_2d, 0)
+
+
+def row_stack(x, name=None):
+    """Alias of vstack."""
+    return _stacked("row_stack", x, atleast_2d, 0)
+
+
+def dstack(x, name=None):
+    """The tensors of x (raised to 3-D as atleast_3d) joined along axis 2."""
+    return _stacked("dstack", x, atleast_3d, 2)
+
+
+def column_stack(x, name=None):
+    """The tensors of x (0-D and 1-D ones made columns [n, 1]) joined along axis 1."""
+    def column(t):
+        return ops.reshape(t, shape=(t.size, 1)) if t.ndim < 2 else t
+    return _stacked("column_stack", x, column, 1)
+
+
+def unflatten(x, axis, shape, name=None):
+    """x with axis ``axis`` expanded into the dimensions ``shape`` (a list, tuple or int
+    Tensor; one -1 is inferred), whose product must be that axis's size."""
+    check_tensor("unflatten", x)
+    if not isinstance(shape, (list, tuple, Tensor)):
+        raise TypeError(f"unflatten: shape must be a list, tuple or Tensor, got "
+                        f"{type(shape).__name__}")
+    axis = _split_axis(x, axis, "unflatten")
+    dims = _ints(shape, "unflatten", "shape")
+    n = x._data.shape[axis]
+    known = int(np.prod([d for d in dims if d != -1], dtype=np.int64))
+    misfit = (known == 0 or n % known) if -1 in dims else n != known
+    if not dims or dims.count(-1) > 1 or misfit:
+        raise ValueError(f"unflatten: shape {list(dims)} does not fit the size {n} of axis "
+                         f"{axis} of x (shape {x.shape})")
+    dims = tuple(n // known if d == -1 else d for d in dims)
+    return ops.reshape(x, shape=x._data.shape[:axis] + dims + x._data.shape[axis + 1:])
 
 
 # ---------------------------------------------------------------------------

@@ -1,0 +1,166 @@
+"""Splitting, stacking and rank helpers (tensor_split, hsplit, ..., column_stack,
+atleast_nd, unflatten), broadcasting and combining helpers, distances, and the
+vander / triangle-index / logspace / trapezoid family.
+
+Expected values are NumPy statements; gradients are checked against central differences
+in float64. Error types follow Paddle 3.3.1.
+"""
+
+import numpy as np
+import pytest
+from gradcheck import check_grads
+
+import dygrad as paddle
+
+T = paddle.to_tensor
+RNG = np.random.default_rng(0)
+
+
+def rand(*shape, dtype=np.float64):
+    return RNG.standard_normal(shape).astype(dtype)
+
+
+def assert_pieces(outs, expected):
+    assert len(outs) == len(expected)
+    for o, e in zip(outs, expected):
+        assert o.shape == list(e.shape)
+        np.testing.assert_array_equal(o.numpy(), e)
+
+
+# ---------------------------------------------------------------------------
+# splitting
+# ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("spec", [3, 4, 1, 7, 9, [2, 5], [5, 2], [-1], [0, 7, 10], (3,)])
+def test_tensor_split_matches_numpy_array_split(spec):
+    a = rand(7, 3)
+    assert_pieces(paddle.tensor_split(T(a), spec), np.array_split(a, spec))
+    b = np.ascontiguousarray(rand(2, 7).T).T  # non-contiguous source, split along axis 1
+    assert_pieces(paddle.tensor_split(T(b), spec, axis=1), np.array_split(b, spec, axis=1))
+    assert_pieces(T(a).tensor_split(spec), np.array_split(a, spec))
+
+
+def test_tensor_split_negative_axis_and_grad():
+    a = rand(2, 5)
+    assert_pieces(paddle.tensor_split(T(a), 2, axis=-1), np.array_split(a, 2, axis=-1))
+    check_grads(lambda x: paddle.concat([p * (i + 1) for i, p in
+                                         enumerate(paddle.tensor_split(x, [1, 3], axis=1))], 1), a)
+
+
+def test_tensor_split_errors():
+    with pytest.raises(ValueError, match="larger than 0"):
+        paddle.tensor_split(T(rand(4)), 0)
+    with pytest.raises(ValueError, match="at least 1 dimension"):
+        paddle.tensor_split(T(np.float32(1)), 2)
+    with pytest.raises(TypeError, match="num_or_indices"):
+        paddle.tensor_split(T(rand(4)), 2.0)
+    with pytest.raises(ValueError, match="axis"):
+        paddle.tensor_split(T(rand(4)), 2, axis=1)
+
+
+@pytest.mark.parametrize("api, ref, rank", [("hsplit", np.hsplit, 1), ("vsplit", np.vsplit, 2),
+                                            ("dsplit", np.dsplit, 3)])
+def test_hsplit_vsplit_dsplit(api, ref, rank):
+    if api == "hsplit":  # both the 1-D (axis 0) and the 2-D (axis 1) case
+        for x in (rand(6), rand(3, 6)):
+            assert_pieces(paddle.hsplit(T(x), 3), ref(x, 3))
+            assert_pieces(T(x).hsplit([1, 4]), ref(x, [1, 4]))
+    else:
+        x = rand(*([4] * rank))
+        assert_pieces(getattr(paddle, api)(T(x), 2), ref(x, 2))
+        assert_pieces(getattr(T(x), api)([1, 3]), ref(x, [1, 3]))
+        with pytest.raises(ValueError, match=f"{api}: x must have at least {rank} dimensions"):
+            getattr(paddle, api)(T(rand(*([4] * (rank - 1)))), 2)
+
+
+# ---------------------------------------------------------------------------
+# stacking
+# ---------------------------------------------------------------------------
+
+STACK_CASES = [[(3,), (2,)], [(2, 3), (2, 1)], [(), ()], [(1,), (1,)], [(2, 3, 1), (2, 3, 2)]]
+
+
+@pytest.mark.parametrize("api", ["hstack", "vstack", "row_stack", "dstack", "column_stack"])
+@pytest.mark.parametrize("shapes", STACK_CASES)
+def test_stacks_match_numpy(api, shapes):
+    ref = np.vstack if api == "row_stack" else getattr(np, api)
+    arrs = [rand(*s) for s in shapes]
+    try:
+        expected = ref(arrs)
+    except ValueError:
+        with pytest.raises(ValueError):
+            getattr(paddle, api)([T(a) for a in arrs])
+        return
+    out = getattr(paddle, api)([T(a) for a in arrs])
+    assert out.shape == list(expected.shape)
+    np.testing.assert_array_equal(out.numpy(), expected)
+
+
+@pytest.mark.parametrize("api", ["hstack", "vstack", "dstack", "column_stack"])
+def test_stacks_grad_and_float32(api):
+    a, b = rand(2, 3), rand(2, 3)
+    check_grads(lambda x, y: getattr(paddle, api)([x, y * 2.0]), a, b)
+    out = getattr(paddle, api)((T(a.astype(np.float32)), T(b.astype(np.float32))))
+    assert out.dtype == paddle.float32
+
+
+def test_stack_errors():
+    with pytest.raises(TypeError, match="hstack: x must be a list"):
+        paddle.hstack(T(rand(2)))
+    with pytest.raises(ValueError, match="vstack: x must hold at least one"):
+        paddle.vstack([])
+    with pytest.raises(TypeError, match="dtype"):
+        paddle.hstack([T(rand(2)), T(np.arange(2, dtype=np.int32))])
+
+
+# ---------------------------------------------------------------------------
+# atleast_nd, unflatten
+# ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("n", [1, 2, 3])
+@pytest.mark.parametrize("shape", [(), (3,), (2, 3), (2, 3, 4), (1, 2, 1, 2)])
+def test_atleast_matches_numpy(n, shape):
+    a = rand(*shape)
+    api, ref = getattr(paddle, f"atleast_{n}d"), getattr(np, f"atleast_{n}d")
+    out = api(T(a))
+    assert isinstance(out, paddle.Tensor) and out.shape == list(ref(a).shape)
+    np.testing.assert_array_equal(out.numpy(), ref(a))
+    assert getattr(T(a), f"atleast_{n}d")().shape == list(ref(a).shape)
+
+
+def test_atleast_several_inputs_lists_and_numbers():
+    outs = paddle.atleast_2d(T(np.float32(1)), T(rand(3)))
+    assert isinstance(outs, list) and [o.shape for o in outs] == [[1, 1], [1, 3]]
+    assert paddle.atleast_3d([T(rand(3, 4))]).shape == [3, 4, 1]  # one list: its items
+    assert paddle.atleast_1d(1.0).shape == [1]
+    assert paddle.atleast_1d() == []
+    check_grads(lambda x: paddle.atleast_3d(x) * 3.0, rand(4))
+
+
+@pytest.mark.parametrize("axis, shape", [(1, [2, -1]), (-1, (2, 4)), (0, [4]), (1, [1, 6, 1]),
+                                         (2, T(np.array([-1, 2])))])
+def test_unflatten(axis, shape):
+    a = rand(4, 6, 8)
+    dims = list(shape.numpy()) if isinstance(shape, paddle.Tensor) else list(shape)
+    ax = axis % 3
+    known = int(np.prod([d for d in dims if d != -1]))
+    dims = [a.shape[ax] // known if d == -1 else d for d in dims]
+    expected = a.reshape(a.shape[:ax] + tuple(dims) + a.shape[ax + 1:])
+    out = paddle.unflatten(T(a), axis, shape)
+    np.testing.assert_array_equal(out.numpy(), expected)
+    assert T(a).unflatten(axis, shape).shape == list(expected.shape)
+
+
+def test_unflatten_errors_and_grad():
+    x = T(rand(4, 6))
+    with pytest.raises(ValueError, match="does not fit"):
+        paddle.unflatten(x, 1, [4, -1])
+    with pytest.raises(ValueError, match="does not fit"):
+        paddle.unflatten(x, 1, [])
+    with pytest.raises(ValueError, match="does not fit"):
+        paddle.unflatten(x, 1, [-1, -1])
+    with pytest.raises(ValueError, match="axis"):
+        paddle.unflatten(x, 2, [2, 3])
+    with pytest.raises(TypeError, match="shape must be a list"):
+        paddle.unflatten(x, 1, 6)
+    check_grads(lambda t: paddle.unflatten(t, 0, [2, 2]) * 2.0, rand(4, 3))
