@@ -164,3 +164,104 @@ def test_unflatten_errors_and_grad():
     with pytest.raises(TypeError, match="shape must be a list"):
         paddle.unflatten(x, 1, 6)
     check_grads(lambda t: paddle.unflatten(t, 0, [2, 2]) * 2.0, rand(4, 3))
+
+
+# ---------------------------------------------------------------------------
+# broadcast_tensors, broadcast_shape, cartesian_prod, combinations, block_diag
+# ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("shapes", [[(2, 1), (3,)], [(1,), (4, 1, 2), ()], [(3, 2)]])
+def test_broadcast_tensors_and_shape(shapes):
+    arrs = [rand(*s) for s in shapes]
+    outs = paddle.broadcast_tensors([T(a) for a in arrs])
+    for o, e in zip(outs, np.broadcast_arrays(*arrs)):
+        assert o.shape == list(e.shape)
+        np.testing.assert_array_equal(o.numpy(), e)
+    if len(shapes) == 2:
+        assert paddle.broadcast_shape(shapes[0], list(shapes[1])) == list(
+            np.broadcast_shapes(*shapes))
+    check_grads(lambda *xs: paddle.broadcast_tensors(list(xs))[0] * 2.0, *arrs)
+
+
+def test_broadcast_errors():
+    with pytest.raises(ValueError, match="broadcast_tensors: shapes"):
+        paddle.broadcast_tensors([T(rand(2, 2)), T(rand(3))])
+    with pytest.raises(ValueError, match="one dtype"):
+        paddle.broadcast_tensors([T(rand(2)), T(np.arange(2, dtype=np.int32))])
+    with pytest.raises(ValueError, match="broadcast_shape: shapes"):
+        paddle.broadcast_shape([2, 3], [4])
+    with pytest.raises(TypeError, match="broadcast_tensors: x must be a list"):
+        paddle.broadcast_tensors(T(rand(2)))
+
+
+@pytest.mark.parametrize("sizes", [(2, 3), (1, 4, 2), (3, 1), (2, 0)])
+def test_cartesian_prod_matches_itertools(sizes):
+    import itertools
+    vecs = [np.arange(n, dtype=np.int64) + 10 * i for i, n in enumerate(sizes)]
+    out = paddle.cartesian_prod([T(v) for v in vecs])
+    expected = np.array(list(itertools.product(*vecs)), np.int64).reshape(-1, len(sizes))
+    assert out.shape == list(expected.shape) and out.dtype == paddle.int64
+    np.testing.assert_array_equal(out.numpy(), expected)
+
+
+def test_cartesian_prod_single_grad_and_errors():
+    v = T(np.array([1, 2]))
+    assert paddle.cartesian_prod([v]) is v
+    check_grads(lambda a, b: paddle.cartesian_prod([a, b]) * 1.5, rand(3), rand(2))
+    with pytest.raises(ValueError, match="1-D"):
+        paddle.cartesian_prod([T(rand(1, 2)), T(rand(2))])
+    with pytest.raises(ValueError, match="one dtype"):
+        paddle.cartesian_prod([v, T(rand(2))])
+
+
+@pytest.mark.parametrize("n, r", [(4, 3), (3, 2), (3, 1), (5, 5), (3, 4), (0, 2), (1, 1)])
+@pytest.mark.parametrize("with_replacement", [False, True])
+def test_combinations_matches_itertools(n, r, with_replacement):
+    import itertools
+    a = rand(n)
+    pick = itertools.combinations_with_replacement if with_replacement else itertools.combinations
+    expected = np.array(list(pick(a, r)), np.float64).reshape(-1, r)
+    out = paddle.combinations(T(a), r, with_replacement)
+    assert out.shape == list(expected.shape)
+    np.testing.assert_array_equal(out.numpy(), expected)
+    assert T(a).combinations(r, with_replacement).shape == list(expected.shape)
+
+
+def test_combinations_r0_grad_and_errors():
+    assert paddle.combinations(T(np.array([1, 2, 3])), 0).shape == [0]
+    check_grads(lambda x: paddle.combinations(x, 2) * 2.0, rand(4))
+    with pytest.raises(ValueError, match="non-negative"):
+        paddle.combinations(T(rand(3)), -1)
+    with pytest.raises(TypeError, match="1-D"):
+        paddle.combinations(T(rand(1, 3)), 2)
+
+
+def _block_diag_reference(mats):
+    mats = [np.atleast_2d(m) for m in mats]
+    out = np.zeros((sum(m.shape[0] for m in mats), sum(m.shape[1] for m in mats)), mats[0].dtype)
+    r = c = 0
+    for m in mats:
+        out[r:r + m.shape[0], c:c + m.shape[1]] = m
+        r, c = r + m.shape[0], c + m.shape[1]
+    return out
+
+
+@pytest.mark.parametrize("shapes", [[(1, 2), (), (2,)], [(3, 3)], [(0, 2), (2, 0)],
+                                    [(2, 1), (1, 3), (2, 2)]])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int64])
+def test_block_diag_matches_reference(shapes, dtype):
+    mats = [rand(*s).astype(dtype) * 4 for s in shapes]
+    out = paddle.block_diag([T(m) for m in mats])
+    expected = _block_diag_reference(mats)
+    assert out.shape == list(expected.shape) and out.numpy().dtype == dtype
+    np.testing.assert_array_equal(out.numpy(), expected)
+
+
+def test_block_diag_grad_and_errors():
+    check_grads(lambda a, b: paddle.block_diag([a, b]), rand(2, 3), rand(2))
+    with pytest.raises(ValueError, match="0-D, 1-D or 2-D"):
+        paddle.block_diag([T(rand(1, 1, 1))])
+    with pytest.raises(ValueError, match="at least one"):
+        paddle.block_diag([])
+    with pytest.raises(TypeError, match="dtype"):
+        paddle.block_diag([T(rand(2)), T(np.arange(2, dtype=np.int32))])

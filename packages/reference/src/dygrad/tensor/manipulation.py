@@ -16,6 +16,7 @@ keeps every row of the table single-output (Paddle's own ``split`` is one op).
 from __future__ import annotations
 
 import builtins
+import itertools
 
 import numpy as np
 
@@ -25,8 +26,9 @@ from .._core.autograd import grad_mode
 from .._core.creation import to_array
 from .._core.dispatch import ops
 from .._core.ops.manipulation import PAD_MODES, diag_index
-from .._core.optable import TABLE
+from .._core.optable import TABLE, broadcast_shapes
 from .._core.tensor import Tensor
+from .creation import meshgrid
 from .reduce import check_tensor
 
 __all__ = ["cast", "reshape", "reshape_", "broadcast_to", "expand", "expand_as", "transpose",
@@ -37,8 +39,11 @@ __all__ = ["cast", "reshape", "reshape_", "broadcast_to", "expand", "expand_as",
            "masked_fill", "flip", "roll", "tril", "triu", "diag", "repeat_interleave",
            "diagonal", "trace", "rot90", "diagflat", "diag_embed", "unique_consecutive", "crop",
            "tensor_split", "hsplit", "vsplit", "dsplit", "hstack", "vstack", "dstack",
-           "column_stack", "row_stack", "atleast_1d", "atleast_2d", "atleast_3d", "unflatten"]
-_NOT_METHODS = ("scatter_nd", "crop", "hstack", "vstack", "dstack", "column_stack", "row_stack")
+           "column_stack", "row_stack", "atleast_1d", "atleast_2d", "atleast_3d", "unflatten",
+           "broadcast_tensors", "broadcast_shape", "cartesian_prod", "combinations", "block_diag"]
+# functions of a list of tensors or of shapes are no Tensor methods
+_NOT_METHODS = ("scatter_nd", "crop", "hstack", "vstack", "dstack", "column_stack", "row_stack",
+                "broadcast_tensors", "broadcast_shape", "cartesian_prod", "block_diag")
 METHODS = ([name for name in __all__ if name not in _NOT_METHODS]
            + [("astype", "cast")])
 
@@ -447,6 +452,80 @@ def unflatten(x, axis, shape, name=None):
                          f"{axis} of x (shape {x.shape})")
     dims = tuple(n // known if d == -1 else d for d in dims)
     return ops.reshape(x, shape=x._data.shape[:axis] + dims + x._data.shape[axis + 1:])
+
+
+# ---------------------------------------------------------------------------
+# broadcasting and combining
+# ---------------------------------------------------------------------------
+
+def broadcast_tensors(input, name=None):
+    """The tensors of ``input`` (one dtype) broadcast to their common shape (a list)."""
+    tensors = _tensor_list(input, "broadcast_tensors")
+    for i, t in enumerate(tensors):
+        if t._data.dtype != tensors[0]._data.dtype:
+            raise ValueError(f"broadcast_tensors: all inputs must have one dtype; input 0 is "
+                             f"{tensors[0].dtype} and input {i} is {t.dtype}")
+    shape = broadcast_shapes(*(t._data.shape for t in tensors), op="broadcast_tensors")
+    return [ops.broadcast_to(t, shape=shape) for t in tensors]
+
+
+def broadcast_shape(x_shape, y_shape):
+    """The shape (a list) that shapes x_shape and y_shape broadcast to."""
+    return list(broadcast_shapes(_ints(x_shape, "broadcast_shape", "x_shape"),
+                                 _ints(y_shape, "broadcast_shape", "y_shape"),
+                                 op="broadcast_shape"))
+
+
+def _vectors(api, x):
+    for i, t in enumerate(x):
+        if t.ndim != 1:
+            raise ValueError(f"{api}: every input must be 1-D, got shape {t.shape} at {i}")
+
+
+def cartesian_prod(x, name=None):
+    """All tuples of one element from each 1-D tensor of x (one dtype), in order, as the
+    rows of a [prod(sizes), len(x)] tensor; a single tensor is returned as it is."""
+    tensors = _tensor_list(x, "cartesian_prod")
+    _vectors("cartesian_prod", tensors)
+    if len(tensors) == 1:
+        return tensors[0]
+    grids = meshgrid(tensors)
+    return ops.stack([ops.reshape(g, shape=(-1,)) for g in grids], axis=1)
+
+
+def combinations(x, r=2, with_replacement=False, name=None):
+    """The length-r combinations of the elements of the 1-D x (with repeats when
+    ``with_replacement``), in lexicographic order of position, as the rows of a [k, r]
+    tensor (r = 0 gives an empty 1-D tensor)."""
+    check_tensor("combinations", x)
+    if x.ndim != 1:
+        raise TypeError(f"combinations: x must be a 1-D tensor, got shape {x.shape}")
+    r = _int(r, "combinations", "r")
+    if r < 0:
+        raise ValueError(f"combinations: r must be a non-negative int, got r={r}")
+    if r == 0:
+        return ops.slice(x, axes=(0,), starts=(0,), ends=(0,))
+    pick = itertools.combinations_with_replacement if with_replacement else itertools.combinations
+    index = np.array(list(pick(range(x.shape[0]), r)), np.int64).reshape(-1)
+    return ops.reshape(ops.gather(x, Tensor._wrap(index), axis=0), shape=(-1, r))
+
+
+def block_diag(inputs, name=None):
+    """The tensors of ``inputs`` (0-D, 1-D or 2-D, one dtype; taken as [1, 1], [1, n],
+    [m, n] matrices) placed corner to corner along the diagonal of a zero matrix."""
+    mats = []
+    for i, t in enumerate(_tensor_list(inputs, "block_diag")):
+        if t.ndim > 2:
+            raise ValueError(f"block_diag: every input must be 0-D, 1-D or 2-D, got shape "
+                             f"{t.shape} at {i}")
+        mats.append(atleast_2d(t))
+    if not mats:
+        raise ValueError("block_diag: inputs must hold at least one Tensor, got an empty list")
+    ends = np.cumsum([m.shape[1] for m in mats]).tolist()
+    total = ends[-1]
+    rows = [_checked("pad", m, paddings=((0, 0), (e - m.shape[1], total - e)), mode="constant",
+                     value=0.0) for m, e in zip(mats, ends)]
+    return _checked("concat", rows, axis=0)
 
 
 # ---------------------------------------------------------------------------
