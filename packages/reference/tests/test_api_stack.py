@@ -265,3 +265,80 @@ def test_block_diag_grad_and_errors():
         paddle.block_diag([])
     with pytest.raises(TypeError, match="dtype"):
         paddle.block_diag([T(rand(2)), T(np.arange(2, dtype=np.int32))])
+
+
+# ---------------------------------------------------------------------------
+# cdist, dist
+# ---------------------------------------------------------------------------
+
+def _pnorm(d, p, axis=None):
+    a = np.abs(d)
+    if p == 0:
+        return np.count_nonzero(a, axis=axis).astype(d.dtype)
+    if p == np.inf:
+        return a.max(axis=axis)
+    if p == -np.inf:
+        return a.min(axis=axis)
+    return np.sum(a ** p, axis=axis) ** (1 / p)
+
+
+@pytest.mark.parametrize("p", [2.0, 1.0, 0.0, 3.0, 0.5, np.inf])
+@pytest.mark.parametrize("xs, ys", [((3, 4), (5, 4)), ((1, 2), (1, 2)), ((2, 1, 3, 2), (4, 1, 2)),
+                                    ((0, 3), (2, 3))])
+def test_cdist_matches_numpy(p, xs, ys):
+    a, b = rand(*xs), rand(*ys)
+    if a.ndim == 2 and len(a):
+        b[0] = a[0]  # one zero distance
+    expected = _pnorm(a[..., :, None, :] - b[..., None, :, :], p, axis=-1)
+    out = paddle.cdist(T(a), T(b), p)
+    assert out.shape == list(expected.shape)
+    np.testing.assert_allclose(out.numpy(), expected, rtol=1e-12, atol=1e-12)
+    out32 = T(a.astype(np.float32)).cdist(T(b.astype(np.float32)), p)
+    assert out32.dtype == paddle.float32
+    np.testing.assert_allclose(out32.numpy(), expected, rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("p", [2.0, 1.0, 3.0, np.inf])
+def test_cdist_grad(p):
+    a, b = rand(3, 2), rand(4, 2)
+    check_grads(lambda x, y: paddle.cdist(x, y, p), a, b)
+
+
+def test_cdist_zero_distance_grad_is_zero_and_errors():
+    a = T(np.array([[1.0, 2.0], [3.0, 4.0]]), stop_gradient=False)
+    paddle.cdist(a, T(np.array([[1.0, 2.0]]))).sum().backward()
+    r = 1 / np.sqrt(2)
+    np.testing.assert_allclose(a.grad.numpy(), [[0, 0], [r, r]])  # as Paddle 3.3.1
+    x = T(rand(2, 3))
+    with pytest.raises(ValueError, match="p must be >= 0"):
+        paddle.cdist(x, x, -1.0)
+    with pytest.raises(ValueError, match="same last dimension"):
+        paddle.cdist(x, T(rand(2, 2)))
+    with pytest.raises(ValueError, match="at least 2-D"):
+        paddle.cdist(T(rand(3)), x)
+    with pytest.raises(ValueError, match="compute_mode"):
+        paddle.cdist(x, x, compute_mode="bad")
+    with pytest.raises(TypeError, match="float32 or float64"):
+        paddle.cdist(T(np.ones((2, 2), np.int32)), T(np.ones((2, 2), np.int32)))
+
+
+@pytest.mark.parametrize("p", [2, 1, 0, 3, np.inf, -np.inf, 0.5])
+@pytest.mark.parametrize("xs, ys", [((2, 3), (3,)), ((4,), (4,)), ((1, 1), (2, 1)), ((), (2,))])
+def test_dist_matches_numpy(p, xs, ys):
+    a, b = rand(*xs), rand(*ys)
+    out = paddle.dist(T(a), T(b), p)
+    assert out.shape == []
+    np.testing.assert_allclose(out.numpy(), _pnorm(np.subtract(a, b), p), rtol=1e-12)
+    assert T(a.astype(np.float32)).dist(T(b.astype(np.float32)), p).dtype == paddle.float32
+
+
+def test_dist_grad_and_errors():
+    for p in (2, 1, 3, np.inf):
+        check_grads(lambda x, y, p=p: paddle.dist(x, y, p), rand(2, 3), rand(3))
+    a = T(rand(2, 2), stop_gradient=False)
+    paddle.dist(a, a.detach()).backward()
+    np.testing.assert_array_equal(a.grad.numpy(), np.zeros((2, 2)))  # as Paddle 3.3.1
+    with pytest.raises(ValueError, match="one dtype"):
+        paddle.dist(T(rand(2)), T(rand(2).astype(np.float32)))
+    with pytest.raises(ValueError, match="broadcast"):
+        paddle.dist(T(rand(2, 3)), T(rand(4)))

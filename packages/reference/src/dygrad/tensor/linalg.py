@@ -16,11 +16,11 @@ from .._core.optable import TABLE
 from .._core.tensor import Tensor
 
 __all__ = ["matmul", "mm", "bmm", "dot", "outer", "t", "einsum", "kron", "cross", "norm",
-           "inverse", "cholesky", "tensordot", "inner", "mv", "bincount", "eigvalsh"]
+           "inverse", "cholesky", "tensordot", "inner", "mv", "bincount", "eigvalsh", "cdist", "dist"]
 METHODS = ["matmul", "mm", "bmm", "dot", "outer", "t", "kron", "cross", "norm", "inverse",
            "cholesky", "solve", "qr", "tensordot", "inner", "mv", "bincount", "matrix_power",
            "multi_dot", "pinv", "slogdet", "eigvalsh", "eigvals", "cond", "lstsq",
-           "cholesky_solve", "lu", "lu_unpack", "cov", "corrcoef"]
+           "cholesky_solve", "lu", "lu_unpack", "cov", "corrcoef", "cdist", "dist"]
 
 
 def _check_tensor(api, x, arg="x"):
@@ -291,6 +291,42 @@ def norm(x, p="fro", axis=None, keepdim=False, name=None):
     if isinstance(axis, tuple) and len(axis) == 2:
         return matrix_norm(x, p, axis, keepdim)
     return vector_norm(x, p, axis, keepdim)
+
+
+_CDIST_MODES = ("use_mm_for_euclid_dist_if_necessary", "use_mm_for_euclid_dist",
+                "donot_use_mm_for_euclid_dist")
+
+
+def cdist(x, y, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary", name=None):
+    """The p-norm distances between the rows of x [..., P, M] and of y [..., R, M] (their
+    leading axes broadcast): out[..., i, j] = ||x[..., i, :] - y[..., j, :]||_p, p >= 0
+    (inf included). ``compute_mode`` is accepted for Paddle's API; the distances are
+    always computed directly."""
+    _check_tensor("cdist", x)
+    _check_tensor("cdist", y, "y")
+    if compute_mode not in _CDIST_MODES:
+        raise ValueError(f"cdist: compute_mode must be one of {', '.join(_CDIST_MODES)}, got "
+                         f"{compute_mode!r}")
+    if not p >= 0:
+        raise ValueError(f"cdist: p must be >= 0, got {p}")
+    for arg, t in (("x", x), ("y", y)):
+        if t.ndim < 2:
+            raise ValueError(f"cdist: {arg} must be at least 2-D, got shape {t.shape}")
+    if x.shape[-1] != y.shape[-1]:
+        raise ValueError(f"cdist: x and y must have the same last dimension, got shapes "
+                         f"{x.shape} and {y.shape}")
+    diff = ops.subtract(ops.unsqueeze(x, axis=(-2,)), ops.unsqueeze(y, axis=(-3,)))
+    return ops.p_norm(diff, porder=float(p), axis=-1, keepdim=False)
+
+
+def dist(x, y, p=2, name=None):
+    """The p-norm of x - y (broadcast together) over all elements, a 0-D tensor: p = 0
+    counts the nonzero differences, inf / -inf give the largest / smallest |x - y|."""
+    _check_tensor("dist", x)
+    _check_tensor("dist", y, "y")
+    if x._data.dtype != y._data.dtype:
+        raise ValueError(f"dist: x and y must have one dtype, got {x.dtype} and {y.dtype}")
+    return ops.p_norm(ops.subtract(x, y), porder=float(p), axis=None, keepdim=False)
 
 
 # ---------------------------------------------------------------------------
