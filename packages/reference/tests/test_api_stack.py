@@ -342,3 +342,124 @@ def test_dist_grad_and_errors():
         paddle.dist(T(rand(2)), T(rand(2).astype(np.float32)))
     with pytest.raises(ValueError, match="broadcast"):
         paddle.dist(T(rand(2, 3)), T(rand(4)))
+
+
+# ---------------------------------------------------------------------------
+# vander, tril_indices, triu_indices, logspace
+# ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("n", [None, 0, 1, 2, 5])
+@pytest.mark.parametrize("increasing", [False, True])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int32, np.int64])
+def test_vander_matches_numpy(n, increasing, dtype):
+    a = np.array([1.5, -2.0, 0.0, 3.0, 0.5, 1.0, 2.0]).astype(dtype)
+    out = paddle.vander(T(a), n, increasing)
+    expected = np.vander(a, n, increasing)
+    assert out.shape == list(expected.shape) and out.numpy().dtype == dtype
+    np.testing.assert_allclose(out.numpy(), expected, rtol=1e-6)
+    assert T(a).vander(n, increasing).shape == list(expected.shape)
+
+
+def test_vander_grad_at_zero_and_errors():
+    check_grads(lambda x: paddle.vander(x, 4), np.array([0.0, 1.5, -0.7]))
+    check_grads(lambda x: paddle.vander(x, increasing=True), rand(3))
+    with pytest.raises(ValueError, match="n must be non-negative"):
+        paddle.vander(T(rand(3)), -1)
+    with pytest.raises(ValueError, match="1-D"):
+        paddle.vander(T(rand(2, 2)))
+
+
+@pytest.mark.parametrize("row, col, offset", [(4, 3, -1), (3, 3, 0), (3, 4, 1), (0, 3, 0),
+                                              (5, 2, 3), (2, 5, -4), (1, 1, 0)])
+@pytest.mark.parametrize("dtype", ["int32", "int64"])
+def test_tril_triu_indices_match_numpy(row, col, offset, dtype):
+    for api, ref in ((paddle.tril_indices, np.tril_indices), (paddle.triu_indices, np.triu_indices)):
+        out = api(row, col, offset, dtype)
+        expected = np.stack(ref(row, offset, col)).reshape(2, -1)
+        assert out.shape == list(expected.shape) and out.dtype == getattr(paddle, dtype)
+        np.testing.assert_array_equal(out.numpy(), expected)
+    np.testing.assert_array_equal(paddle.triu_indices(3).numpy(), np.stack(np.triu_indices(3)))
+
+
+def test_triangle_indices_errors():
+    with pytest.raises(TypeError, match="row must be a non-negative int"):
+        paddle.tril_indices(-1, 3)
+    with pytest.raises(TypeError, match="col must be a non-negative int"):
+        paddle.triu_indices(3, 2.0)
+    with pytest.raises(TypeError, match="dtype must be int32 or int64"):
+        paddle.tril_indices(3, 3, 0, "float32")
+
+
+@pytest.mark.parametrize("start, stop, num, base", [(0, 8, 5, 10.0), (0, 3, 4, 2.0),
+                                                     (1.5, -1, 7, 3.0), (2, 2, 1, 10.0)])
+@pytest.mark.parametrize("dtype", [None, "float32", "float64", "int32", "int64"])
+def test_logspace_matches_numpy(start, stop, num, base, dtype):
+    out = paddle.logspace(start, stop, num, base, dtype)
+    expected = np.logspace(start, stop, num, base=base).astype(dtype or "float32")
+    assert out.numpy().dtype == expected.dtype
+    np.testing.assert_allclose(out.numpy(), expected, rtol=1e-6)
+
+
+def test_logspace_tensor_args_int_truncation_and_errors():
+    out = paddle.logspace(T(np.float32(0)), T(np.float32(2)), T(np.int64(3)))
+    np.testing.assert_allclose(out.numpy(), [1, 10, 100])
+    # 2 ** 2.5 and 2 ** 7.5 truncated, as Paddle 3.3.1 gives
+    assert paddle.logspace(0, 10, 5, 2, "int32").numpy().tolist() == [1, 5, 32, 181, 1024]
+    with pytest.raises(ValueError, match="num must be larger than 0"):
+        paddle.logspace(0, 1, 0)
+    with pytest.raises(TypeError, match="num must be an int"):
+        paddle.logspace(0, 1, 2.5)
+
+
+# ---------------------------------------------------------------------------
+# trapezoid, cumulative_trapezoid
+# ---------------------------------------------------------------------------
+
+def _cumulative(y, x=None, dx=1.0, axis=-1):
+    """Running trapezoid integrals: the trapezoid rule over each prefix of y."""
+    y = np.moveaxis(y, axis, -1)
+    xs = None if x is None else (x if x.ndim == 1 else np.moveaxis(x, axis, -1))
+    parts = [np.trapezoid(y[..., :k + 1], None if xs is None else xs[..., :k + 1], dx, axis=-1)
+             for k in range(1, y.shape[-1])]
+    return np.moveaxis(np.stack(parts, -1) if parts else y[..., :0], -1, axis)
+
+
+@pytest.mark.parametrize("shape, axis", [((2, 5), -1), ((4, 3), 0), ((1,), 0), ((3, 1, 4), 1),
+                                         ((2, 3, 4), 2)])
+@pytest.mark.parametrize("how", ["dx1", "dx", "x1d", "xnd"])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_trapezoids_match_numpy(shape, axis, how, dtype):
+    y = rand(*shape).astype(dtype)
+    n = shape[axis]
+    x, dx = None, 1.0
+    if how == "dx":
+        dx = 0.5
+    elif how == "x1d":
+        x = np.cumsum(np.abs(rand(n))).astype(dtype)
+    elif how == "xnd":
+        x = np.cumsum(np.abs(rand(*shape)), axis=axis).astype(dtype)
+    xt = None if x is None else T(x)
+    given = {"dx": dx} if how == "dx" else {"x": xt}
+    tol = 1e-5 if dtype == np.float32 else 1e-12
+    out = paddle.trapezoid(T(y), axis=axis, **given)
+    expected = np.trapezoid(y, x, dx, axis=axis)
+    assert out.shape == list(np.shape(expected)) and out.numpy().dtype == dtype
+    np.testing.assert_allclose(out.numpy(), expected, rtol=tol, atol=tol)
+    out = T(y).cumulative_trapezoid(axis=axis, **given)
+    expected = _cumulative(y, x, dx, axis)
+    assert out.shape == list(expected.shape)
+    np.testing.assert_allclose(out.numpy(), expected, rtol=tol, atol=tol)
+
+
+def test_trapezoids_grad_and_errors():
+    check_grads(lambda y, x: paddle.trapezoid(y, x), rand(2, 4), np.array([0.0, 0.5, 2.0, 2.5]))
+    check_grads(lambda y: paddle.cumulative_trapezoid(y, dx=0.3, axis=0), rand(4, 2))
+    y = T(rand(2, 3))
+    with pytest.raises(ValueError, match="x and dx cannot both"):
+        paddle.trapezoid(y, x=T(rand(3)), dx=1.0)
+    with pytest.raises(ValueError, match="a 1-D x must have the size 3"):
+        paddle.cumulative_trapezoid(y, x=T(rand(2)))
+    with pytest.raises(TypeError, match="y must be a float"):
+        paddle.trapezoid(T(np.arange(3)))
+    with pytest.raises(ValueError, match="axis"):
+        paddle.trapezoid(y, axis=2)

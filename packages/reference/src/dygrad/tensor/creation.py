@@ -20,7 +20,7 @@ from .._core.tensor import Tensor
 
 __all__ = ["to_tensor", "zeros", "ones", "full", "empty", "zeros_like", "ones_like",
            "full_like", "empty_like", "arange", "linspace", "eye", "assign", "clone",
-           "set_printoptions", "meshgrid"]
+           "set_printoptions", "meshgrid", "logspace", "tril_indices", "triu_indices"]
 METHODS = ["clone", "zero_", "fill_"]
 
 
@@ -301,3 +301,42 @@ def meshgrid(*args, **kwargs):
         shape[1 - i if indexing == "xy" and i < 2 else i] = t.size
         grids.append(ops.broadcast_to(ops.reshape(t, shape=tuple(shape)), shape=tuple(sizes)))
     return grids
+
+
+def logspace(start, stop, num, base=10.0, dtype=None, name=None):
+    """``num`` values base ** v for v evenly spaced from ``start`` to ``stop`` (both
+    included), computed in float64 and then cast to dtype (truncated for int dtypes)."""
+    num = scalar(num, "logspace", "num")
+    if not _is_int(num):
+        raise TypeError(f"logspace: num must be an int, got {type(num).__name__}")
+    if num <= 0:
+        raise ValueError(f"logspace: num must be larger than 0, got {num}")
+    exponents = linspace(start, stop, num, dtype="float64")
+    base = full((), scalar(base, "logspace", "base"), dtype="float64")
+    return ops.cast(ops.elementwise_pow(base, exponents), dtype=convert_dtype(dtype))
+
+
+def _triangle_indices(api, row, col, offset, dtype, np_indices):
+    for what, v in (("row", row), ("col", col)):
+        if not _is_int(v) or v < 0:
+            raise TypeError(f"{api}: {what} must be a non-negative int, got {v!r}")
+    if not _is_int(offset):
+        raise TypeError(f"{api}: offset must be an int, got {offset!r}")
+    dtype = convert_dtype(dtype)
+    if dtype not in (np.int32, np.int64):
+        raise TypeError(f"{api}: dtype must be int32 or int64, got {dtype.name}")
+    return Tensor._wrap(np.stack(np_indices(row, offset, col)).astype(dtype).reshape(2, -1))
+
+
+def tril_indices(row, col, offset=0, dtype="int64"):
+    """The [2, k] row and column indices of the lower triangle (column <= row + offset) of
+    a row x col matrix (col None: row), row by row."""
+    return _triangle_indices("tril_indices", row, row if col is None else col, offset, dtype,
+                             np.tril_indices)
+
+
+def triu_indices(row, col=None, offset=0, dtype="int64"):
+    """The [2, k] row and column indices of the upper triangle (column >= row + offset) of
+    a row x col matrix (col defaults to row), row by row."""
+    return _triangle_indices("triu_indices", row, row if col is None else col, offset, dtype,
+                             np.triu_indices)

@@ -16,11 +16,13 @@ from .._core.optable import TABLE
 from .._core.tensor import Tensor
 
 __all__ = ["matmul", "mm", "bmm", "dot", "outer", "t", "einsum", "kron", "cross", "norm",
-           "inverse", "cholesky", "tensordot", "inner", "mv", "bincount", "eigvalsh", "cdist", "dist"]
+           "inverse", "cholesky", "tensordot", "inner", "mv", "bincount", "eigvalsh", "cdist", "dist",
+           "vander", "trapezoid", "cumulative_trapezoid"]
 METHODS = ["matmul", "mm", "bmm", "dot", "outer", "t", "kron", "cross", "norm", "inverse",
            "cholesky", "solve", "qr", "tensordot", "inner", "mv", "bincount", "matrix_power",
            "multi_dot", "pinv", "slogdet", "eigvalsh", "eigvals", "cond", "lstsq",
-           "cholesky_solve", "lu", "lu_unpack", "cov", "corrcoef", "cdist", "dist"]
+           "cholesky_solve", "lu", "lu_unpack", "cov", "corrcoef", "cdist", "dist",
+           "vander", "trapezoid", "cumulative_trapezoid"]
 
 
 def _check_tensor(api, x, arg="x"):
@@ -327,6 +329,75 @@ def dist(x, y, p=2, name=None):
     if x._data.dtype != y._data.dtype:
         raise ValueError(f"dist: x and y must have one dtype, got {x.dtype} and {y.dtype}")
     return ops.p_norm(ops.subtract(x, y), porder=float(p), axis=None, keepdim=False)
+
+
+def vander(x, n=None, increasing=False, name=None):
+    """The Vandermonde matrix of the 1-D x: column j holds x ** (n - 1 - j) (x ** j when
+    ``increasing``); n defaults to len(x). Keeps x's dtype."""
+    _check_tensor("vander", x)
+    if x.ndim != 1:
+        raise ValueError(f"vander: x must be a 1-D tensor, got shape {x.shape}")
+    n = x.shape[0] if n is None else int(n)
+    if n < 0:
+        raise ValueError(f"vander: n must be non-negative, got {n}")
+    if n == 0:
+        return ops.full(shape=(x.shape[0], 0), fill_value=0, dtype=x._data.dtype)
+    # x ** 0 as ones: pow's gradient 0 * x ** -1 would be nan at x = 0
+    columns = [ops.full_like(x, fill_value=1) if k == 0 else ops.pow(x, factor=k)
+               for k in range(n)]
+    return ops.stack(columns if increasing else columns[::-1], axis=1)
+
+
+# ---------------------------------------------------------------------------
+# numerical integration
+# ---------------------------------------------------------------------------
+
+def _trapezoids(api, y, x, dx, axis):
+    """The areas of the trapezoids under y along ``axis`` (that axis one shorter), and
+    the axis made non-negative."""
+    _check_tensor(api, y, "y")
+    if y._data.dtype.kind != "f":
+        raise TypeError(f"{api}: y must be a float16, float32 or float64 tensor, got {y.dtype}")
+    if x is not None and dx is not None:
+        raise ValueError(f"{api}: x and dx cannot both be given")
+    if not -y.ndim <= axis < y.ndim:
+        raise ValueError(f"{api}: axis {axis} is out of range for y of shape {y.shape}")
+    axis %= y.ndim
+    n = y.shape[axis]
+
+    def cut(t, start, stop, along=axis):
+        return ops.slice(t, axes=(along,), starts=(start,), ends=(stop,))
+
+    mean = (cut(y, 1, n) + cut(y, 0, n - 1)) * 0.5
+    if x is None:
+        return mean * (1.0 if dx is None else float(dx)), axis
+    _check_tensor(api, x)
+    if x.ndim == 1:
+        if x.shape[0] != n:
+            raise ValueError(f"{api}: a 1-D x must have the size {n} of axis {axis} of y, got "
+                             f"shape {x.shape}")
+        width = ops.reshape(cut(x, 1, n, 0) - cut(x, 0, n - 1, 0),
+                            shape=tuple(n - 1 if i == axis else 1 for i in range(y.ndim)))
+    else:
+        if x.ndim != y.ndim:
+            raise ValueError(f"{api}: x (shape {x.shape}) must be 1-D or have y's rank "
+                             f"(shape {y.shape})")
+        width = cut(x, 1, x.shape[axis]) - cut(x, 0, x.shape[axis] - 1)
+    return mean * width, axis
+
+
+def trapezoid(y, x=None, dx=None, axis=-1, name=None):
+    """The integral of y along ``axis`` by the trapezoidal rule, with sample points x
+    (1-D, or of y's shape) or a constant spacing dx (default 1)."""
+    areas, axis = _trapezoids("trapezoid", y, x, dx, axis)
+    return ops.sum(areas, axis=axis, keepdim=False)
+
+
+def cumulative_trapezoid(y, x=None, dx=None, axis=-1, name=None):
+    """The running integral of y along ``axis`` by the trapezoidal rule (that axis one
+    shorter than y's), as trapezoid."""
+    areas, axis = _trapezoids("cumulative_trapezoid", y, x, dx, axis)
+    return ops.cumsum(areas, axis=axis)
 
 
 # ---------------------------------------------------------------------------
