@@ -463,3 +463,79 @@ def test_trapezoids_grad_and_errors():
         paddle.trapezoid(T(np.arange(3)))
     with pytest.raises(ValueError, match="axis"):
         paddle.trapezoid(y, axis=2)
+
+
+# ---------------------------------------------------------------------------
+# index_put
+# ---------------------------------------------------------------------------
+
+def _index_put_reference(x, index, value, accumulate):
+    out = x.copy()
+    if accumulate:
+        np.add.at(out, index, value)
+    else:
+        out[index] = value
+    return out
+
+
+INDEX_CASES = [  # (x shape, index arrays, value shape)
+    ((3, 4), (np.array([0, 0, 2]), np.array([1, 1, 3])), (3,)),
+    ((3, 4), (np.array([0, 2, 0]),), (4,)),
+    ((3, 4), (np.array([2, 0]),), ()),
+    ((3, 4), (np.array([True, False, True]),), (1, 4)),
+    ((2, 3, 2), (np.array([1, -1]), np.array([[0], [2]])), (2, 2, 2)),
+    ((5,), (np.array([4, 4, 4, 0]),), (4,)),
+    ((2, 3), (np.array([[True, False, True], [False, False, True]]),), (3,)),
+]
+
+
+@pytest.mark.parametrize("shape, index, vshape", INDEX_CASES)
+@pytest.mark.parametrize("accumulate", [False, True])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int64])
+def test_index_put_matches_numpy(shape, index, vshape, accumulate, dtype):
+    x, value = (rand(*shape) * 5).astype(dtype), (rand(*vshape) * 5).astype(dtype)
+    expected = _index_put_reference(x, index, value, accumulate)
+    indices = [T(i) for i in index]
+    out = paddle.index_put(T(x), indices, T(value), accumulate)
+    assert out.numpy().dtype == dtype
+    # repeated positions: (x + v1) + v2 versus x + (v1 + v2) may round differently
+    np.testing.assert_allclose(out.numpy(), expected, rtol=1e-6)
+    target = T(x)
+    assert target.index_put_(tuple(indices), T(value), accumulate) is target
+    np.testing.assert_allclose(target.numpy(), expected, rtol=1e-6)
+
+
+def test_index_put_grads():
+    i, j = np.array([0, 2, 1]), np.array([1, 3, 0])  # no repeats: overwrite is then exact
+    check_grads(lambda x, v: paddle.index_put(x, [T(i), T(j)], v), rand(3, 4), rand(3))
+    k = np.array([0, 0, 2])
+    check_grads(lambda x, v: paddle.index_put(x, (T(k),), v, True), rand(3, 4), rand(3, 4))
+    check_grads(lambda x, v: paddle.index_put(x, (T(k),), v, True), rand(3, 4), rand(4))
+
+
+def test_index_put_overwrite_repeat_grads_as_paddle():
+    x = T(np.ones((3, 4)), stop_gradient=False)
+    v = T(np.array([1.0, 2.0, 3.0]), stop_gradient=False)
+    out = paddle.index_put(x, (T(np.array([0, 0, 2])), T(np.array([1, 1, 3]))), v)
+    (out * T(np.arange(12.0).reshape(3, 4))).sum().backward()
+    # as Paddle 3.3.1: written positions get no gradient, each write gets the output's
+    np.testing.assert_array_equal(v.grad.numpy(), [1.0, 1.0, 11.0])
+    np.testing.assert_array_equal(x.grad.numpy().reshape(-1)[[1, 11]], [0.0, 0.0])
+
+
+def test_index_put_errors():
+    x, i = T(rand(3, 4)), T(np.array([0, 2]))
+    with pytest.raises(ValueError, match="value must have x's dtype"):
+        paddle.index_put(x, (i,), T(np.array([1])))
+    with pytest.raises(TypeError, match="indices\\[0\\] must be an int or bool"):
+        paddle.index_put(x, (T(rand(2)),), T(rand(4)))
+    with pytest.raises(TypeError, match="value must be a Tensor"):
+        paddle.index_put(x, (i,), 1.0)
+    with pytest.raises(TypeError, match="non-empty list or tuple"):
+        paddle.index_put(x, i, T(rand(4)))
+    with pytest.raises(TypeError, match="non-empty list or tuple"):
+        paddle.index_put(x, [], T(rand(4)))
+    with pytest.raises(IndexError, match="out of bounds"):
+        paddle.index_put(x, (T(np.array([5])),), T(rand(4)), True)
+    with pytest.raises(ValueError):
+        paddle.index_put(x, (i,), T(rand(3)))

@@ -25,7 +25,7 @@ from .._core import dtype as _dt
 from .._core.autograd import grad_mode
 from .._core.creation import to_array
 from .._core.dispatch import ops
-from .._core.ops.manipulation import PAD_MODES, diag_index
+from .._core.ops.manipulation import PAD_MODES, diag_index, indexed_shape
 from .._core.optable import TABLE, broadcast_shapes
 from .._core.tensor import Tensor
 from .creation import meshgrid
@@ -40,7 +40,8 @@ __all__ = ["cast", "reshape", "reshape_", "broadcast_to", "expand", "expand_as",
            "diagonal", "trace", "rot90", "diagflat", "diag_embed", "unique_consecutive", "crop",
            "tensor_split", "hsplit", "vsplit", "dsplit", "hstack", "vstack", "dstack",
            "column_stack", "row_stack", "atleast_1d", "atleast_2d", "atleast_3d", "unflatten",
-           "broadcast_tensors", "broadcast_shape", "cartesian_prod", "combinations", "block_diag"]
+           "broadcast_tensors", "broadcast_shape", "cartesian_prod", "combinations", "block_diag",
+           "index_put", "index_put_"]
 # functions of a list of tensors or of shapes are no Tensor methods
 _NOT_METHODS = ("scatter_nd", "crop", "hstack", "vstack", "dstack", "column_stack", "row_stack",
                 "broadcast_tensors", "broadcast_shape", "cartesian_prod", "block_diag")
@@ -578,6 +579,50 @@ def index_add(x, index, axis, value, alpha=1, name=None):
     if alpha != 1:
         value = value * alpha
     return _checked("index_add", x, index, value, axis=_int(axis, "index_add", "axis"))
+
+
+def _put_index(api, x, indices, value):
+    """The NumPy index that ``indices`` (int or bool Tensors, one per leading axis of x)
+    make, after checking the arguments of index_put."""
+    check_tensor(api, x)
+    if isinstance(indices, Tensor) or not isinstance(indices, (list, tuple)) or not indices:
+        raise TypeError(f"{api}: indices must be a non-empty list or tuple of Tensors, got "
+                        f"{type(indices).__name__}")
+    for i, t in enumerate(indices):
+        if not isinstance(t, Tensor) or t._data.dtype.kind not in "iub":
+            raise TypeError(f"{api}: indices[{i}] must be an int or bool Tensor, got "
+                            f"{getattr(t, 'dtype', type(t).__name__)}")
+    if not isinstance(value, Tensor):
+        raise TypeError(f"{api}: value must be a Tensor, got {type(value).__name__}")
+    if value._data.dtype != x._data.dtype:
+        raise ValueError(f"{api}: value must have x's dtype {x.dtype}, got {value.dtype}")
+    return _dispatch.normalize_index(tuple(indices), x)
+
+
+def _accumulated(api, x, index, value):
+    """Zeros of x's shape with value (broadcast to x[index]'s shape) added at x[index],
+    repeated positions accumulating."""
+    region = indexed_shape(api, x._data.shape, index)
+    return _checked("getitem_grad", ops.broadcast_to(value, shape=region), index=index,
+                    shape=tuple(x._data.shape))
+
+
+def index_put(x, indices, value, accumulate=False, name=None):
+    """x with ``value`` (broadcast) written at x[indices] (advanced indexing: the int
+    Tensors of ``indices`` broadcast together, bool ones select where True); with
+    ``accumulate`` added there instead, repeated positions adding up."""
+    index = _put_index("index_put", x, indices, value)
+    if accumulate:
+        return ops.add(x, _accumulated("index_put", x, index, value))
+    return _checked("setitem", x, value, index=index)
+
+
+def index_put_(x, indices, value, accumulate=False, name=None):
+    """In-place index_put."""
+    index = _put_index("index_put_", x, indices, value)
+    if accumulate:
+        return _dispatch.apply_inplace(TABLE["add"], x, _accumulated("index_put_", x, index, value))
+    return _dispatch.apply_inplace(TABLE["setitem"], x, value, index=index)
 
 
 def index_sample(x, index):
