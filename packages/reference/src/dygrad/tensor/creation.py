@@ -303,6 +303,10 @@ def meshgrid(*args, **kwargs):
     return grids
 
 
+# ---------------------------------------------------------------------------
+# log-spaced values and triangle indices
+# ---------------------------------------------------------------------------
+
 def logspace(start, stop, num, base=10.0, dtype=None, name=None):
     """``num`` values base ** v for v evenly spaced from ``start`` to ``stop`` (both
     included), computed in float64 and then cast to dtype (truncated for int dtypes)."""
@@ -317,6 +321,7 @@ def logspace(start, stop, num, base=10.0, dtype=None, name=None):
 
 
 def _triangle_indices(api, row, col, offset, dtype, np_indices):
+    col = row if col is None else col
     for what, v in (("row", row), ("col", col)):
         if not _is_int(v) or v < 0:
             raise TypeError(f"{api}: {what} must be a non-negative int, got {v!r}")
@@ -331,12 +336,10 @@ def _triangle_indices(api, row, col, offset, dtype, np_indices):
 def tril_indices(row, col, offset=0, dtype="int64"):
     """The [2, k] row and column indices of the lower triangle (column <= row + offset) of
     a row x col matrix (col None: row), row by row."""
-    return _triangle_indices("tril_indices", row, row if col is None else col, offset, dtype,
-                             np.tril_indices)
+    return _triangle_indices("tril_indices", row, col, offset, dtype, np.tril_indices)
 
 
 def triu_indices(row, col=None, offset=0, dtype="int64"):
     """The [2, k] row and column indices of the upper triangle (column >= row + offset) of
     a row x col matrix (col defaults to row), row by row."""
-    return _triangle_indices("triu_indices", row, row if col is None else col, offset, dtype,
-                             np.triu_indices)
+    return _triangle_indices("triu_indices", row, col, offset, dtype, np.triu_indices)

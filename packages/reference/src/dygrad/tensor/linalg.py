@@ -2,6 +2,8 @@
 
 The functions Paddle has only under ``paddle.linalg`` (det, solve, qr, svd, ...) are
 defined here too but left out of ``__all__``; :mod:`dygrad.linalg` re-exports them.
+``vander``, ``trapezoid`` and ``cumulative_trapezoid`` (in Paddle's ``paddle.tensor.math``)
+live here too.
 """
 
 from __future__ import annotations
