@@ -1,0 +1,119 @@
+"""More of Paddle's top-level API: random draws with tensor parameters (bernoulli,
+multinomial, poisson, binomial, standard_gamma, the *_like draws), cumulative ops and
+elementwise/reduction helpers.
+
+Expected values come from NumPy statements; statistics of random draws are checked with
+generous bounds over many draws.
+"""
+
+import numpy as np
+import pytest
+
+import dygrad as paddle
+
+# ---------------------------------------------------------------------------
+# random
+# ---------------------------------------------------------------------------
+
+P = np.array([[0.1, 0.9, 0.0, 0.5], [1.0, 0.3, 0.7, 0.2]])
+
+RANDOM_CALLS = {
+    "bernoulli": lambda: paddle.bernoulli(paddle.to_tensor(np.tile(P, (8, 1)))),
+    "bernoulli p": lambda: paddle.bernoulli(paddle.ones([8, 4]), p=0.5),
+    "multinomial": lambda: paddle.multinomial(paddle.to_tensor(np.tile(P, (8, 1))), 3),
+    "multinomial replacement": lambda: paddle.to_tensor(P).multinomial(6, True),
+    "poisson": lambda: paddle.poisson(paddle.full([3, 4], 5.0)),
+    "binomial": lambda: paddle.binomial(paddle.to_tensor([[10], [20]]), paddle.to_tensor(P)),
+    "standard_gamma": lambda: paddle.standard_gamma(paddle.full([3, 4], 2.0)),
+    "rand_like": lambda: paddle.rand_like(paddle.zeros([3, 4])),
+    "randn_like": lambda: paddle.randn_like(paddle.zeros([3, 4])),
+    "randint_like": lambda: paddle.randint_like(paddle.zeros([3, 4]), 100),
+}
+
+
+@pytest.mark.parametrize("name", list(RANDOM_CALLS))
+def test_random_reproducible_and_engine_independent(name):
+    call = RANDOM_CALLS[name]
+    paddle.seed(7)
+    a, b = call().numpy(), call().numpy()
+    paddle.seed(7)
+    np.testing.assert_array_equal(call().numpy(), a)
+    np.testing.assert_array_equal(call().numpy(), b)
+    assert not np.array_equal(a, b), "two draws without reseeding gave the same values"
+    for engine in paddle.available_engines():  # the same numbers on every engine
+        paddle.set_engine(engine)
+        paddle.seed(7)
+        np.testing.assert_array_equal(call().numpy(), a)
+
+
+def test_bernoulli_values_dtype_and_frequency():
+    paddle.seed(0)
+    x = paddle.to_tensor(np.tile(P, (2000, 1)).astype(np.float32), stop_gradient=False)
+    out = paddle.bernoulli(x)
+    assert out.dtype == paddle.float32 and out.shape == x.shape and out.stop_gradient
+    v = out.numpy()
+    assert set(np.unique(v)) <= {0.0, 1.0}
+    freq = v.reshape(2000, 2, 4).mean(0)
+    np.testing.assert_allclose(freq, P, atol=0.04)
+    assert (freq[P == 0] == 0).all() and (freq[P == 1] == 1).all()
+    assert paddle.bernoulli(paddle.zeros([3]), p=1.0).numpy().tolist() == [1.0, 1.0, 1.0]
+
+
+@pytest.mark.parametrize("bad,exc", [
+    (lambda: paddle.bernoulli(paddle.to_tensor([1, 0])), TypeError),
+    (lambda: paddle.bernoulli(paddle.to_tensor([1.5, 0.2])), ValueError),
+    (lambda: paddle.poisson(paddle.to_tensor([1, 2])), TypeError),
+    (lambda: paddle.multinomial(paddle.to_tensor([0.2, 0.3, 0.5]), 5), ValueError),
+    (lambda: paddle.multinomial(paddle.to_tensor([-0.2, 0.3, 0.5])), ValueError),
+    (lambda: paddle.multinomial(paddle.ones([1, 1, 2])), ValueError),
+    (lambda: paddle.multinomial(paddle.to_tensor([0.2, 0.8]), 0), ValueError),
+    (lambda: paddle.randint_like(paddle.zeros([2]), 5, 3), ValueError),
+    (lambda: paddle.rand_like(paddle.to_tensor([1, 2])), TypeError),
+])
+def test_random_errors(bad, exc):
+    with pytest.raises(exc):
+        bad()
+
+
+def test_multinomial_frequencies():
+    paddle.seed(1)
+    p = np.array([0.1, 0.0, 0.6, 0.3])
+    out = paddle.multinomial(paddle.to_tensor(p), 20000, replacement=True)
+    assert out.dtype == paddle.int64 and out.shape == [20000]
+    np.testing.assert_allclose(np.bincount(out.numpy(), minlength=4) / 20000, p, atol=0.02)
+    # without replacement: distinct indices, never a zero-probability category, and the
+    # first draw follows p
+    rows = paddle.multinomial(paddle.to_tensor(np.tile(p, (5000, 1))), 3).numpy()
+    assert rows.shape == (5000, 3)
+    assert (np.sort(rows, 1) == [0, 2, 3]).all()
+    np.testing.assert_allclose(np.bincount(rows[:, 0], minlength=4) / 5000, p, atol=0.03)
+
+
+def test_poisson_gamma_binomial_moments():
+    paddle.seed(2)
+    lam = paddle.full([20000], 3.0, dtype="float64")
+    v = paddle.poisson(lam)
+    assert v.dtype == paddle.float64
+    assert abs(v.numpy().mean() - 3) < 0.08 and abs(v.numpy().var() - 3) < 0.2
+    g = paddle.standard_gamma(paddle.full([20000], 2.0)).numpy()
+    assert g.dtype == np.float32 and abs(g.mean() - 2) < 0.08 and abs(g.var() - 2) < 0.2
+    b = paddle.binomial(paddle.full([20000], 10, dtype="int64"),
+                        paddle.full([1], 0.3)).numpy()
+    assert b.dtype == np.int64 and b.shape == (20000,)
+    assert b.min() >= 0 and b.max() <= 10 and abs(b.mean() - 3) < 0.08
+    assert paddle.binomial(paddle.to_tensor([[10], [20]]),
+                           paddle.to_tensor([0.5, 0.1])).shape == [2, 2]
+
+
+def test_like_draws_shape_dtype():
+    x = paddle.zeros([2, 3], dtype="float64")
+    assert paddle.rand_like(x).dtype == paddle.float64
+    assert paddle.rand_like(x, dtype="float32").dtype == paddle.float32
+    r = paddle.rand_like(x).numpy()
+    assert r.shape == (2, 3) and (r >= 0).all() and (r < 1).all()
+    assert not paddle.randn_like(x, requires_grad=True).stop_gradient
+    assert paddle.randn_like(x).stop_gradient
+    i = paddle.randint_like(x, 3)
+    assert i.dtype == paddle.float64 and set(np.unique(i.numpy())) <= {0.0, 1.0, 2.0}
+    j = paddle.randint_like(x, -2, 2, dtype="int32").numpy()
+    assert j.dtype == np.int32 and j.min() >= -2 and j.max() < 2
