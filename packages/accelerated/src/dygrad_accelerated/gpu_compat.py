@@ -48,7 +48,8 @@ FILL_INS = ("multiply.at", "multiply.outer", "logaddexp.reduce", "max", "min", "
             *(f"linalg.{name}" for name in LINALG))
 
 # CuPy's Generator methods the kernels use directly
-GENERATOR_API = ("random", "uniform", "integers", "standard_normal")
+GENERATOR_API = ("random", "uniform", "integers", "standard_normal", "poisson", "binomial",
+                 "standard_gamma")
 
 
 class _Ufunc:
