@@ -117,3 +117,50 @@ def test_like_draws_shape_dtype():
     assert i.dtype == paddle.float64 and set(np.unique(i.numpy())) <= {0.0, 1.0, 2.0}
     j = paddle.randint_like(x, -2, 2, dtype="int32").numpy()
     assert j.dtype == np.int32 and j.min() >= -2 and j.max() < 2
+
+
+# ---------------------------------------------------------------------------
+# cummax, cummin, logcumsumexp
+# ---------------------------------------------------------------------------
+
+def test_cummax_cummin_ties_nan_and_flatten():
+    # expected values from PaddlePaddle 3.3.1
+    x = paddle.to_tensor([[1.0, 3.0, 3.0, 2.0, 5.0], [2.0, 2.0, np.nan, 1.0, 4.0]])
+    v, i = paddle.cummax(x, axis=1)
+    np.testing.assert_array_equal(v.numpy(), [[1, 3, 3, 3, 5], [2, 2, np.nan, np.nan, np.nan]])
+    assert i.numpy().tolist() == [[0, 1, 2, 2, 4], [0, 1, 2, 2, 2]] and i.dtype == paddle.int64
+    v, i = x.cummin(axis=1)
+    np.testing.assert_array_equal(v.numpy(), [[1, 1, 1, 1, 1], [2, 2, np.nan, np.nan, np.nan]])
+    assert i.numpy().tolist() == [[0, 0, 0, 0, 0], [0, 1, 2, 2, 2]]
+    v, i = paddle.cummax(x)
+    assert v.shape == [10] and i.numpy().tolist() == [0, 1, 2, 2, 4, 4, 4, 7, 7, 7]
+    v, i = paddle.cummax(paddle.to_tensor([1, 3, 2]), dtype="int32")
+    assert v.dtype == paddle.int64 and i.dtype == paddle.int32
+    with pytest.raises(ValueError, match="int32 or int64"):
+        paddle.cummax(x, dtype="float32")
+    with pytest.raises(IndexError, match="out of range"):
+        paddle.cummin(x, axis=2)
+
+
+def test_cummax_gradient_goes_to_the_index():
+    # from PaddlePaddle 3.3.1: [1, 1, 2, 0, 1]
+    x = paddle.to_tensor([[1.0, 3.0, 3.0, 2.0, 5.0]], stop_gradient=False)
+    v, _ = paddle.cummax(x, 1)
+    v.sum().backward()
+    assert x.grad.numpy().tolist() == [[1, 1, 2, 0, 1]]
+
+
+def test_logcumsumexp_values_dtype_and_gradient():
+    # expected values from PaddlePaddle 3.3.1
+    x = paddle.to_tensor([[-1000.0, 0.0, 1.0], [1.0, 2.0, 3.0]])
+    np.testing.assert_allclose(paddle.logcumsumexp(x, axis=1).numpy(),
+                               [[-1000, 0, 1.3132617], [1, 2.3132617, 3.4076061]], rtol=1e-6)
+    np.testing.assert_allclose(x.logcumsumexp().numpy()[:3], [-1000, 0, 1.3132617], rtol=1e-6)
+    assert paddle.logcumsumexp(paddle.to_tensor([1, 2])).dtype == paddle.float32
+    assert paddle.logcumsumexp(paddle.to_tensor([1, 2]), dtype="float64").dtype == paddle.float64
+    # d/dx_i sum_k out_k = sum_{k >= i} softmax(x_0..x_k)_i, finite even at -1000
+    x = paddle.to_tensor([-1000.0, 0.0, 1.0], dtype="float64", stop_gradient=False)
+    paddle.logcumsumexp(x).sum().backward()
+    e = np.exp([0.0, 1.0])
+    np.testing.assert_allclose(x.grad.numpy(), [1, 1 + e[0] / e.sum(), e[1] / e.sum()],
+                               rtol=1e-12)

@@ -16,7 +16,7 @@ from .._core import dispatch as _dispatch
 from .._core.dispatch import as_operands, ops
 from .._core.optable import TABLE, broadcast_shapes, normalize_axes
 from .._core.tensor import Tensor
-from .reduce import axis_arg, check_tensor, dtype_arg
+from .reduce import axis_arg, cast_to, check_tensor, dtype_arg, single_axis_arg
 
 __all__ = [
     "add", "subtract", "multiply", "divide", "floor_divide", "remainder", "mod", "floor_mod",
@@ -26,7 +26,7 @@ __all__ = [
     "isinf", "isfinite", "subtract_", "multiply_", "tanh_", "atan2", "expm1", "lerp", "logit",
     "deg2rad", "rad2deg", "frac", "heaviside", "add_n", "nansum", "nanmean",
     "erfinv", "lgamma", "digamma", "polygamma", "frac_", "logit_", "expm1_", "lgamma_",
-    "digamma_", "polygamma_",
+    "digamma_", "polygamma_", "cummax", "cummin", "logcumsumexp",
 ]
 # Paddle has these in-place variants as Tensor methods only (paddle.add_ does not exist)
 _METHOD_ONLY = ["add_", "scale_", "clip_", "exp_", "sqrt_", "floor_", "ceil_", "reciprocal_",
@@ -484,3 +484,32 @@ def round_(x, decimals=0, name=None):
     """x rounded to ``decimals`` places in place, halves to even."""
     check_tensor("round_", x)
     return _dispatch.apply_inplace(TABLE["round"], x, decimals=int(decimals))
+
+
+# ---------------------------------------------------------------------------
+# running extremes and log-sum-exp
+# ---------------------------------------------------------------------------
+
+def cummax(x, axis=None, dtype="int64", name=None):
+    """Running maximum along axis (of flattened x when None) and the indices (``dtype``)
+    it was taken from; ties take the later index."""
+    check_tensor("cummax", x)
+    return ops.cummax(x, axis=single_axis_arg("cummax", axis), dtype=dtype_arg(dtype))
+
+
+def cummin(x, axis=None, dtype="int64", name=None):
+    """Running minimum along axis (of flattened x when None) and the indices (``dtype``)
+    it was taken from; ties take the later index."""
+    check_tensor("cummin", x)
+    return ops.cummin(x, axis=single_axis_arg("cummin", axis), dtype=dtype_arg(dtype))
+
+
+def logcumsumexp(x, axis=None, dtype=None, name=None):
+    """Running log(sum(exp(x))) along axis (of flattened x when None), without overflow.
+    x is cast to dtype first when given; integer x is computed in float32."""
+    check_tensor("logcumsumexp", x)
+    d = dtype_arg(dtype)
+    if d is None and x._data.dtype.kind in "biu":
+        d = _F32
+    return ops.logcumsumexp(x if d is None else cast_to(x, d),
+                            axis=single_axis_arg("logcumsumexp", axis))
