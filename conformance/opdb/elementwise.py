@@ -409,11 +409,11 @@ def _allclose_ref(x, y, rtol=1e-05, atol=1e-08, equal_nan=False):
 
 
 def _test_samples(dtype, rng):
-    """Samples for isnan/isinf/isfinite: special values for floats."""
+    """Samples for isnan/isinf/isfinite/signbit: special values for floats."""
     yield from unary_samples()(dtype, rng)
     if np.dtype(dtype).kind == "f":
-        yield _s(np.array([np.nan, np.inf, -np.inf, 0.0, -1.5, np.finfo(dtype).max], dtype),
-                 desc="special values")
+        yield _s(np.array([np.nan, np.inf, -np.inf, 0.0, -1.5, np.finfo(dtype).max, -0.0,
+                           -np.nan], dtype), desc="special values")
 
 
 def _logic_binary_samples(dtype, rng):
@@ -559,4 +559,10 @@ OPS = [
     # selection
     OpInfo("where", np.where, _where_samples, dtypes=ALL_NUMERIC + BOOL, gradgrad=True,
            errors=_where_errors),
+    # sign bits, divisors
+    OpInfo("signbit", np.signbit, _test_samples, dtypes=ALL_NUMERIC,
+           errors=_dtype_error("signbit", np.bool_, n=1)),
+    *[OpInfo(name, ref, binary_samples(-30, 30), dtypes=INTS,
+             errors=_chain(_shape_error(name, np.int32), _dtype_error(name, F)))
+      for name, ref in [("gcd", np.gcd), ("lcm", np.lcm)]],
 ]

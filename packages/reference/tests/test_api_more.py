@@ -164,3 +164,68 @@ def test_logcumsumexp_values_dtype_and_gradient():
     e = np.exp([0.0, 1.0])
     np.testing.assert_allclose(x.grad.numpy(), [1, 1 + e[0] / e.sum(), e[1] / e.sum()],
                                rtol=1e-12)
+
+
+# ---------------------------------------------------------------------------
+# elementwise
+# ---------------------------------------------------------------------------
+
+def _grad(fn, *arrays):
+    """fn's value and the gradient of its sum for each float64 input (None: no gradient)."""
+    ts = [paddle.to_tensor(np.asarray(a, np.float64), stop_gradient=False) for a in arrays]
+    out = fn(*ts)
+    out.sum().backward()
+    return out.numpy(), [None if t.grad is None else t.grad.numpy() for t in ts]
+
+
+def test_nan_to_num():
+    x = paddle.to_tensor([np.nan, np.inf, -np.inf, 1.5])
+    f32 = np.finfo(np.float32)
+    np.testing.assert_array_equal(paddle.nan_to_num(x).numpy(), [0, f32.max, f32.min, 1.5])
+    np.testing.assert_array_equal(x.nan_to_num(1.0, 2.0, -3.0).numpy(), [1, 2, -3, 1.5])
+    _, (g,) = _grad(paddle.nan_to_num, [np.nan, np.inf, 1.0])
+    assert g.tolist() == [0, 0, 1]
+    with pytest.raises(TypeError, match="nan_to_num"):
+        paddle.nan_to_num(paddle.to_tensor([1, 2]))
+
+
+def test_logaddexp_copysign_hypot_sinc_values_and_gradients():
+    x, y = np.array([1.0, 2.0, -np.inf, 700.0]), np.array([1.0, -1000.0, -np.inf, 700.0])
+    np.testing.assert_allclose(paddle.logaddexp(paddle.to_tensor(x), paddle.to_tensor(y)).numpy(),
+                               np.logaddexp(x, y))
+    v, (gx, gy) = _grad(paddle.logaddexp, [1.0, 1.0], [1.0, 0.0])
+    np.testing.assert_allclose(gx, [0.5, 1 / (1 + np.exp(-1))])    # softmax weights
+    np.testing.assert_allclose(gx + gy, [1, 1])
+    assert paddle.logaddexp(paddle.to_tensor([1, 2]), paddle.to_tensor([1, 3])).dtype == \
+        paddle.float32
+    # copysign: values from PaddlePaddle 3.3.1
+    np.testing.assert_array_equal(
+        paddle.copysign(paddle.to_tensor([1.0, -2.0, 0.0]), paddle.to_tensor([-0.0, 3, -1])).numpy(),
+        [-1.0, 2.0, -0.0])
+    c = paddle.copysign(paddle.to_tensor([1, -2]), paddle.to_tensor([-1, 3]))
+    assert c.dtype == paddle.int64 and c.numpy().tolist() == [-1, 2]
+    assert paddle.copysign(paddle.to_tensor([1.0, -2.0]), -1.0).numpy().tolist() == [-1, -2]
+    _, (gx, gy) = _grad(paddle.copysign, [1.0, -2.0, 0.0], [-1.0, 3.0, -1.0])
+    assert gx.tolist() == [-1, -1, 0] and gy is None
+    v, (gx, gy) = _grad(paddle.hypot, [3.0, 5.0], [4.0, 12.0])
+    np.testing.assert_allclose(v, [5, 13])
+    np.testing.assert_allclose(gx, [3 / 5, 5 / 13])
+    np.testing.assert_allclose(gy, [4 / 5, 12 / 13])
+    v, (g,) = _grad(paddle.sinc, [0.0, 0.5, 1.0, -2.5])
+    np.testing.assert_allclose(v, np.sinc([0.0, 0.5, 1.0, -2.5]), atol=1e-15)
+    t = np.array([0.5, 1.0, -2.5])
+    np.testing.assert_allclose(g, [0.0, *((np.cos(np.pi * t) * np.pi * t - np.sin(np.pi * t))
+                                          / (np.pi * t * t))], atol=1e-12)
+
+
+def test_signbit_sgn_gcd_lcm():
+    assert paddle.signbit(paddle.to_tensor([-0.0, 1.0, -2.0, np.nan])).numpy().tolist() == \
+        [True, False, True, False]
+    assert paddle.to_tensor([-1, 2]).signbit().numpy().tolist() == [True, False]
+    assert paddle.sgn(paddle.to_tensor([-3.0, 0.0, 2.0])).numpy().tolist() == [-1, 0, 1]
+    # values from PaddlePaddle 3.3.1
+    a, b = paddle.to_tensor([12, -18, 0]), paddle.to_tensor([8, 12, 0])
+    assert paddle.gcd(a, b).numpy().tolist() == [4, 6, 0]
+    assert a.lcm(paddle.to_tensor([8, 12, 5])).numpy().tolist() == [24, 36, 0]
+    with pytest.raises(TypeError, match="gcd"):
+        paddle.gcd(paddle.to_tensor([1.0]), paddle.to_tensor([2.0]))

@@ -683,3 +683,22 @@ def bitwise_not(x):
 def where(condition, x, y):
     """x where condition is true, else y"""
     return np.where(condition, x, y)
+
+
+@kernel
+def signbit(x):
+    """whether the sign bit of x is set (-0.0 included)"""
+    _no_bool(x)
+    return np.signbit(x)
+
+
+@kernel
+def gcd(x, y):
+    """the greatest common divisor of |x| and |y|"""
+    return np.gcd(x, y)
+
+
+@kernel
+def lcm(x, y):
+    """the least common multiple of |x| and |y|"""
+    return np.lcm(x, y)

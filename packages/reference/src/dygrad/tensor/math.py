@@ -26,7 +26,8 @@ __all__ = [
     "isinf", "isfinite", "subtract_", "multiply_", "tanh_", "atan2", "expm1", "lerp", "logit",
     "deg2rad", "rad2deg", "frac", "heaviside", "add_n", "nansum", "nanmean",
     "erfinv", "lgamma", "digamma", "polygamma", "frac_", "logit_", "expm1_", "lgamma_",
-    "digamma_", "polygamma_", "cummax", "cummin", "logcumsumexp",
+    "digamma_", "polygamma_", "cummax", "cummin", "logcumsumexp", "nan_to_num", "logaddexp",
+    "copysign", "hypot", "sinc", "signbit", "sgn", "gcd", "lcm",
 ]
 # Paddle has these in-place variants as Tensor methods only (paddle.add_ does not exist)
 _METHOD_ONLY = ["add_", "scale_", "clip_", "exp_", "sqrt_", "floor_", "ceil_", "reciprocal_",
@@ -513,3 +514,92 @@ def logcumsumexp(x, axis=None, dtype=None, name=None):
         d = _F32
     return ops.logcumsumexp(x if d is None else cast_to(x, d),
                             axis=single_axis_arg("logcumsumexp", axis))
+
+
+# ---------------------------------------------------------------------------
+# more elementwise functions (compositions of the table's ops, but signbit, gcd, lcm)
+# ---------------------------------------------------------------------------
+
+def _float_tensor(api, x):
+    check_tensor(api, x)
+    if x._data.dtype.kind != "f":
+        raise TypeError(f"{api}: x must be a floating-point tensor (float16, float32, "
+                        f"float64), got {x.dtype}")
+    return x
+
+
+def _floats(api, x, y):
+    """x and y as operands of one dtype; integers become float32."""
+    x, y = as_operands(api, x, y)
+    if x._data.dtype.kind != "f":
+        x, y = ops.cast(x, dtype=_F32), ops.cast(y, dtype=_F32)
+    return x, y
+
+
+def nan_to_num(x, nan=0.0, posinf=None, neginf=None, name=None):
+    """x with NaN replaced by ``nan``, +inf by ``posinf`` and -inf by ``neginf`` (by
+    default the largest and the lowest finite value of x's dtype); gradient 1 where x is
+    finite, 0 elsewhere."""
+    _float_tensor("nan_to_num", x)
+    info = np.finfo(x._data.dtype)
+    big = ops.full_like(x, fill_value=info.max if posinf is None else posinf)
+    low = ops.full_like(x, fill_value=info.min if neginf is None else neginf)
+    out = ops.where(ops.isinf(x), ops.where(x > 0, big, low), x)
+    return ops.where(ops.isnan(x), ops.full_like(x, fill_value=nan), out)
+
+
+def logaddexp(x, y, name=None):
+    """log(exp(x) + exp(y)) without overflow, as max(x, y) + log1p(exp(-|x - y|))
+    (broadcasting; integers give float32)."""
+    x, y = _floats("logaddexp", x, y)
+    same, zero = x == y, ops.full(shape=(), fill_value=0, dtype=x._data.dtype)
+    d = ops.where(same, zero, x) - ops.where(same, zero, y)  # no inf - inf
+    return ops.maximum(x, y) + ops.log1p(ops.exp(-ops.abs(d)))
+
+
+def copysign(x, y, name=None):
+    """|x| with the sign (bit) of y, elementwise (broadcasting; y may be a number). x gets
+    the gradient sign(x) * (-1 where y's sign bit is set, else 1); y gets none."""
+    check_tensor("copysign", x)
+    x, y = as_operands("copysign", x, y)
+    size = ops.abs(x)
+    return ops.where(ops.signbit(y), -size, size)
+
+
+def hypot(x, y, name=None):
+    """sqrt(x * x + y * y), elementwise (broadcasting; integers give float32)."""
+    x, y = _floats("hypot", x, y)
+    return ops.sqrt(x * x + y * y)
+
+
+def sinc(x, name=None):
+    """sin(pi x) / (pi x), and 1 at x = 0."""
+    _float_tensor("sinc", x)
+    zero = x == 0
+    one = ops.full_like(x, fill_value=1)
+    pix = ops.where(zero, one, ops.scale(x, scale=math.pi))
+    return ops.where(zero, one, ops.sin(pix) / pix)
+
+
+def sgn(x, name=None):
+    """The sign of x: -1, 0 or 1 (real tensors)."""
+    check_tensor("sgn", x)
+    return ops.sign(x)
+
+
+signbit = _unary_function("signbit", "Whether the sign bit of x is set: x < 0, -0.0 and -NaN "
+                                     "included (bool).")
+
+
+def gcd(x, y, name=None):
+    """The greatest common divisor of |x| and |y|, elementwise (integers, broadcasting)."""
+    check_tensor("gcd", x)
+    check_tensor("gcd", y, "y")
+    return _dispatch.binary(TABLE["gcd"], x, y)
+
+
+def lcm(x, y, name=None):
+    """The least common multiple of |x| and |y|, elementwise (integers, broadcasting)."""
+    check_tensor("lcm", x)
+    check_tensor("lcm", y, "y")
+    return _dispatch.binary(TABLE["lcm"], x, y)

@@ -533,6 +533,8 @@ for _name, _doc in [("isnan", "x is NaN"), ("isinf", "x is +inf or -inf"),
                     ("isfinite", "x is neither infinite nor NaN")]:
     register(OpDef(_name, ("x",), _unary_meta(_name, "biuf", _boolean), f"{_doc} (bool)"))
 
+register(OpDef("signbit", ("x",), _unary_meta("signbit", "iuf", _boolean),
+               "whether the sign bit of x is set: x < 0, and -0.0 and -NaN too (bool)"))
 
 # ---------------------------------------------------------------------------
 # logic and bits: no gradient
@@ -573,3 +575,8 @@ def _where_grad(ctx, g):
 register(OpDef("where", ("condition", "x", "y"), _where_meta,
                "x where condition is true (nonzero), else y (all three broadcast)",
                grad=_where_grad, saves=("condition",)))
+
+for _name, _doc in [("gcd", "the greatest common divisor of |x| and |y| (0 when both are 0)"),
+                    ("lcm", "the least common multiple of |x| and |y| (0 when either is 0)")]:
+    register(OpDef(_name, ("x", "y"), _binary_meta(_name, "iu"), f"{_doc} (broadcasting; "
+                   f"integers)"))
