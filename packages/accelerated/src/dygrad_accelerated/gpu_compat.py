@@ -28,12 +28,12 @@ CUPY_API = frozenset("""
     asarray bincount bitwise_and bitwise_or bitwise_xor bool_ broadcast_arrays
     broadcast_shapes broadcast_to ceil clip complex64 complex128 concatenate copysign cos cosh
     cross cumprod cumsum divide dtype einsum empty equal exp expm1 eye finfo flip float16
-    float32 float64 floor floor_divide full full_like greater greater_equal indices inf int16
-    int32 int64 int8 integer invert isclose isfinite isinf isnan ix_ kron less less_equal log
+    float32 float64 floor floor_divide full full_like gcd greater greater_equal indices inf int16
+    int32 int64 int8 integer invert isclose isfinite isinf isnan ix_ kron lcm less less_equal log
     log10 log1p log2 logaddexp logical_and logical_not logical_or logical_xor matmul max
     maximum min minimum moveaxis multiply nan ndindex negative not_equal ones ones_like pad pi
     power result_type reciprocal remainder repeat reshape roll round searchsorted sign sin
-    sinh sqrt square squeeze stack subtract sum swapaxes take take_along_axis tan tanh tile
+    signbit sinh sqrt square squeeze stack subtract sum swapaxes take take_along_axis tan tanh tile
     transpose tril triu true_divide trunc uint8 unique where zeros zeros_like
 """.split())
 
