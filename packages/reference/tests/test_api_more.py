@@ -229,3 +229,83 @@ def test_signbit_sgn_gcd_lcm():
     assert a.lcm(paddle.to_tensor([8, 12, 5])).numpy().tolist() == [24, 36, 0]
     with pytest.raises(TypeError, match="gcd"):
         paddle.gcd(paddle.to_tensor([1.0]), paddle.to_tensor([2.0]))
+
+
+# ---------------------------------------------------------------------------
+# diff, count_nonzero, isin, bucketize, take, renorm, index_fill
+# ---------------------------------------------------------------------------
+
+X = np.array([[1.0, 3.0, 6.0], [2.0, 2.0, 9.0]])
+
+
+def test_diff():
+    x = paddle.to_tensor(X)
+    np.testing.assert_array_equal(paddle.diff(x).numpy(), np.diff(X))
+    assert paddle.diff(x, n=2, axis=0).shape == [0, 3]
+    assert paddle.diff(x, n=5).shape == [2, 0]
+    pre, app = np.zeros((2, 1)), np.ones((2, 1))
+    np.testing.assert_array_equal(
+        x.diff(axis=1, prepend=paddle.to_tensor(pre), append=paddle.to_tensor(app)).numpy(),
+        np.diff(X, axis=1, prepend=pre, append=app))
+    assert paddle.diff(paddle.to_tensor([True, False, False])).numpy().tolist() == [True, False]
+    d = paddle.diff(paddle.to_tensor([1, 4, 9]))
+    assert d.dtype == paddle.int64 and d.numpy().tolist() == [3, 5]
+    _, (g,) = _grad(lambda t: paddle.diff(t, n=2), [1.0, 4.0, 9.0, 16.0])
+    assert g.tolist() == [1, -1, -1, 1]
+    with pytest.raises(ValueError, match="1-D"):
+        paddle.diff(paddle.to_tensor(1.0))
+
+
+def test_count_nonzero_isin_bucketize():
+    x = paddle.to_tensor(X - 2)
+    c = paddle.count_nonzero(x)
+    assert c.dtype == paddle.int64 and c.shape == [] and int(c) == 4
+    assert paddle.count_nonzero(x, axis=1, keepdim=True).numpy().tolist() == [[3], [1]]
+    a, b = np.array([1, 2, 3, 4, 9]), np.array([[2, 4], [7, 9]])
+    got = paddle.isin(paddle.to_tensor(a), paddle.to_tensor(b))
+    assert got.dtype == paddle.bool and got.numpy().tolist() == np.isin(a, b).tolist()
+    assert paddle.to_tensor(a.reshape(5, 1)).isin(paddle.to_tensor(b), invert=True).numpy() \
+        .tolist() == np.isin(a.reshape(5, 1), b, invert=True).tolist()
+    assert not paddle.isin(paddle.to_tensor(a), paddle.to_tensor(np.array([], a.dtype))).numpy().any()
+    with pytest.raises(TypeError, match="same dtype"):
+        paddle.isin(paddle.to_tensor([1.0, 2.0]), paddle.to_tensor([2]))
+    # bucketize: values from PaddlePaddle 3.3.1
+    seq = paddle.to_tensor([2, 4, 6])
+    assert paddle.bucketize(paddle.to_tensor([[1, 5], [7, 3]]), seq).numpy().tolist() == \
+        [[0, 2], [3, 1]]
+    r = paddle.to_tensor([2, 4]).bucketize(seq, out_int32=True, right=True)
+    assert r.dtype == paddle.int32 and r.numpy().tolist() == [1, 2]
+    with pytest.raises(ValueError, match="1-D"):
+        paddle.bucketize(paddle.to_tensor([2, 4]), paddle.to_tensor([[2, 4, 6]]))
+
+
+def test_take_modes_and_gradient():
+    x = paddle.to_tensor(X)
+    # values from PaddlePaddle 3.3.1
+    assert paddle.take(x, paddle.to_tensor([[0, 5], [-1, 2]])).numpy().tolist() == [[1, 9], [9, 6]]
+    assert x.take(paddle.to_tensor([7, -8]), mode="wrap").numpy().tolist() == [3, 2]
+    assert paddle.take(x, paddle.to_tensor([7, -8]), mode="clip").numpy().tolist() == [9, 1]
+    with pytest.raises(ValueError, match="index must be in"):
+        paddle.take(x, paddle.to_tensor([7]))
+    with pytest.raises(TypeError, match="int32 or int64"):
+        paddle.take(x, paddle.to_tensor([1.0]))
+    _, (g,) = _grad(lambda t: paddle.take(t, paddle.to_tensor([0, 0, 5])), X)
+    assert g.tolist() == [[2, 0, 0], [0, 0, 1]]
+
+
+def test_renorm_and_index_fill():
+    # values from PaddlePaddle 3.3.1
+    np.testing.assert_allclose(paddle.renorm(paddle.to_tensor(X), 2.0, 0, 5.0).numpy(),
+                               [[0.7372098, 2.2116294, 4.4232588], [1.0599979, 1.0599979, 4.7699904]],
+                               rtol=1e-6)
+    np.testing.assert_allclose(paddle.to_tensor(X).renorm(1.0, 1, 4.0).numpy(),
+                               [[1.0, 2.4, 1.6], [2.0, 1.6, 2.4]], rtol=1e-6)
+    _, (g,) = _grad(lambda t: paddle.renorm(t, 2.0, 0, 5.0), X)
+    np.testing.assert_allclose(g, [[0.5769468, 0.2564208, -0.2243682],
+                                   [0.3751678, 0.3751678, -0.1667412]], rtol=1e-5)
+    out = paddle.index_fill(paddle.to_tensor(X), paddle.to_tensor([0, 2]), 1, -1.0)
+    assert out.numpy().tolist() == [[-1, 3, -1], [-1, 2, -1]]
+    i = paddle.to_tensor([[1, 2], [3, 4]]).index_fill(paddle.to_tensor([1]), 0, 9.5)
+    assert i.dtype == paddle.int64 and i.numpy().tolist() == [[1, 2], [9, 9]]
+    _, (g,) = _grad(lambda t: paddle.index_fill(t, paddle.to_tensor([1]), 0, 0.0), X)
+    assert g.tolist() == [[1, 1, 1], [0, 0, 0]]

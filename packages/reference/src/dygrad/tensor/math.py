@@ -27,7 +27,8 @@ __all__ = [
     "deg2rad", "rad2deg", "frac", "heaviside", "add_n", "nansum", "nanmean",
     "erfinv", "lgamma", "digamma", "polygamma", "frac_", "logit_", "expm1_", "lgamma_",
     "digamma_", "polygamma_", "cummax", "cummin", "logcumsumexp", "nan_to_num", "logaddexp",
-    "copysign", "hypot", "sinc", "signbit", "sgn", "gcd", "lcm",
+    "copysign", "hypot", "sinc", "signbit", "sgn", "gcd", "lcm", "diff", "count_nonzero",
+    "isin", "take", "renorm", "index_fill",
 ]
 # Paddle has these in-place variants as Tensor methods only (paddle.add_ does not exist)
 _METHOD_ONLY = ["add_", "scale_", "clip_", "exp_", "sqrt_", "floor_", "ceil_", "reciprocal_",
@@ -603,3 +604,126 @@ def lcm(x, y, name=None):
     check_tensor("lcm", x)
     check_tensor("lcm", y, "y")
     return _dispatch.binary(TABLE["lcm"], x, y)
+
+
+# ---------------------------------------------------------------------------
+# differences, counts, membership, indexing and renormalisation (compositions)
+# ---------------------------------------------------------------------------
+
+def _axis(api, ndim, axis):
+    """One axis of a tensor of rank ndim, made non-negative (IndexError when out of range)."""
+    axis = single_axis_arg(api, axis)
+    if not -max(ndim, 1) <= axis < max(ndim, 1):
+        raise IndexError(f"{api}: axis {axis} is out of range for a tensor of rank {ndim}")
+    return axis % max(ndim, 1)
+
+
+def diff(x, n=1, axis=-1, prepend=None, append=None, name=None):
+    """The n-th forward difference along axis (x[i + 1] - x[i], n times; for bool x, xor),
+    after putting ``prepend`` before x and ``append`` after it along that axis."""
+    check_tensor("diff", x)
+    if x.ndim == 0:
+        raise ValueError("diff: x must be at least 1-D, got a 0-D tensor")
+    if n < 1:
+        raise ValueError(f"diff: n must be >= 1, got {n}")
+    axis = _axis("diff", x.ndim, axis)
+    parts = [t for t in (prepend, x, append) if t is not None]
+    if len(parts) > 1:
+        x = ops.concat([as_operands("diff", t, x)[0] for t in parts], axis=axis)
+    for _ in range(n):
+        size = x._data.shape[axis]
+        later = ops.slice(x, axes=(axis,), starts=(min(1, size),), ends=(size,))
+        earlier = ops.slice(x, axes=(axis,), starts=(0,), ends=(max(size - 1, 0),))
+        x = ops.logical_xor(later, earlier) if x._data.dtype.kind == "b" else later - earlier
+    return x
+
+
+def count_nonzero(x, axis=None, keepdim=False, name=None):
+    """How many elements over axis (all axes when None) are nonzero (int64)."""
+    check_tensor("count_nonzero", x)
+    return ops.sum(x != 0, axis=axis_arg("count_nonzero", axis), dtype=np.dtype(np.int64),
+                   keepdim=bool(keepdim))
+
+
+def isin(x, test_x, assume_unique=False, invert=False, name=None):
+    """Whether each element of x occurs in test_x (bool, x's shape; not, with invert), by
+    a binary search in sorted test_x. ``assume_unique`` only allows a faster method in
+    Paddle; the result is the same."""
+    check_tensor("isin", x)
+    check_tensor("isin", test_x, "test_x")
+    if x._data.dtype != test_x._data.dtype:
+        raise TypeError(f"isin: x and test_x must have the same dtype, got {x.dtype} and "
+                        f"{test_x.dtype}")
+    pool = ops.sort(ops.reshape(test_x, shape=(-1,)), axis=0)
+    if pool._data.size == 0:
+        found = ops.full_like(x, fill_value=False, dtype=np.dtype(np.bool_))
+    else:
+        at = ops.searchsorted(pool, ops.reshape(x, shape=(-1,)), out_int32=False, right=False)
+        at = ops.clip(at, min=0, max=pool._data.size - 1)
+        found = ops.reshape(ops.gather(pool, at, axis=0) == ops.reshape(x, shape=(-1,)),
+                            shape=tuple(x._data.shape))
+    return ops.logical_not(found) if invert else found
+
+
+def take(x, index, mode="raise", name=None):
+    """The elements of flattened x at ``index`` (int32/int64), in index's shape. mode:
+    'raise' (index in [-n, n), negatives from the end), 'wrap' (index modulo n), 'clip'
+    (index clipped to [0, n - 1])."""
+    check_tensor("take", x)
+    check_tensor("take", index, "index")
+    if index._data.dtype not in (np.dtype(np.int32), np.dtype(np.int64)):
+        raise TypeError(f"take: the data type of index must be int32 or int64, got "
+                        f"{index.dtype}")
+    if mode not in ("raise", "wrap", "clip"):
+        raise ValueError(f"take: mode must be 'raise', 'wrap' or 'clip', got {mode!r}")
+    n = x._data.size
+    flat = ops.reshape(x, shape=(-1,))
+    i = ops.reshape(index, shape=(-1,))
+    if mode == "raise":
+        values = index.numpy()
+        if values.size and (values.min() < -n or values.max() >= n):
+            raise ValueError(f"take: index must be in [-{n}, {n}) for x with {n} elements, "
+                             f"got values in [{values.min()}, {values.max()}]")
+        i = ops.remainder(i, ops.full_like(i, fill_value=max(n, 1)))
+    elif mode == "wrap":
+        i = ops.remainder(i, ops.full_like(i, fill_value=max(n, 1)))
+    else:
+        i = ops.clip(i, min=0, max=max(n - 1, 0))
+    return ops.reshape(ops.gather(flat, i, axis=0), shape=tuple(index._data.shape))
+
+
+def renorm(x, p, axis, max_norm):
+    """x with each slice along ``axis`` whose p-norm exceeds ``max_norm`` scaled to norm
+    max_norm (by max_norm / (norm + 1e-7)); differentiable through the norm."""
+    _float_tensor("renorm", x)
+    axis = _axis("renorm", x.ndim, axis)
+    others = tuple(a for a in range(x.ndim) if a != axis)
+    norm = ops.abs(x)  # the norm of one element
+    if others:
+        norm = ops.pow(ops.sum(ops.pow(norm, factor=float(p)), axis=others, keepdim=True),
+                       factor=1.0 / float(p))
+    over = norm > max_norm
+    scale = ops.where(over, ops.full_like(norm, fill_value=max_norm) /
+                      ops.scale(norm, bias=1e-7), ops.full_like(norm, fill_value=1))
+    return x * scale
+
+
+def index_fill(x, index, axis, value, name=None):
+    """x with the slices at ``index`` (1-D int) along ``axis`` set to ``value`` (cast to
+    x's dtype); x gets the gradient elsewhere."""
+    check_tensor("index_fill", x)
+    check_tensor("index_fill", index, "index")
+    if index._data.dtype.kind not in "iu":
+        raise TypeError(f"index_fill: index must be an int32 or int64 tensor, got {index.dtype}")
+    axis = _axis("index_fill", x.ndim, axis)
+    size = x._data.shape[axis] if x.ndim else 1
+    positions = ops.arange(start=0, end=size, step=1, dtype=index._data.dtype)
+    hit = ops.reshape(positions, shape=(size, 1)) == ops.reshape(
+        ops.remainder(index, ops.full_like(index, fill_value=size)), shape=(1, -1))
+    mask = ops.reshape(ops.any(hit, axis=1),
+                       shape=tuple(size if a == axis else 1 for a in range(x.ndim)))
+    if isinstance(value, Tensor):
+        value = value.item()
+    fill = ops.full(shape=(), fill_value=np.asarray(value).astype(x._data.dtype),
+                    dtype=x._data.dtype)
+    return ops.where(mask, fill, x)
