@@ -309,3 +309,23 @@ def test_renorm_and_index_fill():
     assert i.dtype == paddle.int64 and i.numpy().tolist() == [[1, 2], [9, 9]]
     _, (g,) = _grad(lambda t: paddle.index_fill(t, paddle.to_tensor([1]), 0, 0.0), X)
     assert g.tolist() == [[1, 1, 1], [0, 0, 0]]
+
+
+def test_histogram():
+    # values from PaddlePaddle 3.3.1
+    x = paddle.to_tensor([1.0, 2, 1, 4])
+    h = paddle.histogram(x, bins=4, min=0, max=4)
+    assert h.dtype == paddle.int64 and h.numpy().tolist() == [0, 2, 1, 1]
+    assert paddle.histogram(x, bins=3).numpy().tolist() == [2, 1, 1]
+    assert x.histogram(bins=4, min=0, max=4, density=True).numpy().tolist() == [0, 0.5, 0.25, 0.25]
+    assert paddle.histogram(paddle.to_tensor([1.0, 2, 1, 5, -1]), bins=2, min=0, max=2) \
+        .numpy().tolist() == [0, 3]
+    assert paddle.histogram(paddle.to_tensor([1.0, 1.0]), bins=2).numpy().tolist() == [0, 2]
+    w = paddle.histogram(paddle.to_tensor([1.0, 2, 1]), bins=2,
+                         weight=paddle.to_tensor([0.5, 1, 2]))
+    assert w.dtype == paddle.float32 and w.numpy().tolist() == [2.5, 1.0]
+    v = np.random.default_rng(0).normal(size=200)
+    np.testing.assert_array_equal(paddle.histogram(paddle.to_tensor(v), bins=7).numpy(),
+                                  np.histogram(v, bins=7)[0])
+    with pytest.raises(ValueError, match="max must be larger"):
+        paddle.histogram(x, bins=2, min=3, max=1)

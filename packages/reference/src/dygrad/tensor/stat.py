@@ -12,7 +12,7 @@ from .._core.dispatch import ops
 from .reduce import axis_arg, cast_to, check_tensor
 from .search import kthvalue
 
-__all__ = ["mean", "var", "std", "median"]
+__all__ = ["mean", "var", "std", "median", "histogram"]
 METHODS = list(__all__)
 
 
@@ -70,3 +70,44 @@ def median(x, axis=None, keepdim=False, mode="avg", name=None):
     if flat:
         return ops.reshape(out, shape=(1,) * x.ndim if keepdim else ())
     return out if keepdim else ops.squeeze(out, axis=(ax,))
+
+
+def histogram(input, bins=100, min=0.0, max=0.0, weight=None, density=False, name=None):
+    """Counts of input's elements in ``bins`` equal bins over [min, max] (over the
+    elements' own range when min == max, widened by 1 on each side when that is one value
+    too); elements outside are left out and max falls in the last bin. int64 counts, the
+    sums of ``weight`` (input's shape) instead when given, or a density (float32, unless
+    weight is float64) whose integral over the range is 1. Not differentiable."""
+    check_tensor("histogram", input, "input")
+    if not isinstance(bins, (int, np.integer)) or bins < 1:
+        raise ValueError(f"histogram: bins must be a positive int, got {bins!r}")
+    if max < min:
+        raise ValueError(f"histogram: max must be larger or equal to min, got min={min}, "
+                         f"max={max}")
+    x = ops.cast(ops.reshape(input, shape=(-1,)), dtype=np.dtype(np.float64))
+    if min == max and x._data.size:
+        lo, hi = ops.min(x), ops.max(x)
+    else:
+        lo = ops.full(shape=(), fill_value=float(min), dtype=np.dtype(np.float64))
+        hi = ops.full(shape=(), fill_value=float(max), dtype=np.dtype(np.float64))
+    one_value = lo == hi
+    lo, hi = ops.where(one_value, lo - 1, lo), ops.where(one_value, hi + 1, hi)
+    inside = ops.logical_and(x >= lo, x <= hi)
+    at = ops.cast(ops.floor((x - lo) / (hi - lo) * bins), dtype=np.dtype(np.int64))
+    at = ops.where(inside, ops.clip(at, min=0, max=bins - 1), ops.full_like(at, fill_value=0))
+    if weight is None:
+        w = ops.cast(inside, dtype=np.dtype(np.int64))
+    else:
+        check_tensor("histogram", weight, "weight")
+        if tuple(weight.shape) != tuple(input.shape):
+            raise ValueError(f"histogram: weight must have input's shape {input.shape}, got "
+                             f"{weight.shape}")
+        w = ops.reshape(weight, shape=(-1,))
+        w = ops.where(inside, w, ops.full_like(w, fill_value=0))
+    counts = ops.put_along_axis(ops.full(shape=(bins,), fill_value=0, dtype=w._data.dtype),
+                                at, w, axis=0, reduce="add")
+    if not density:
+        return counts
+    d = np.dtype(np.float64) if w._data.dtype == np.float64 else np.dtype(np.float32)
+    total = ops.sum(counts, dtype=d) * ops.cast((hi - lo) / bins, dtype=d)
+    return ops.cast(counts, dtype=d) / total
