@@ -329,3 +329,62 @@ def test_histogram():
                                   np.histogram(v, bins=7)[0])
     with pytest.raises(ValueError, match="max must be larger"):
         paddle.histogram(x, bins=2, min=3, max=1)
+
+
+# ---------------------------------------------------------------------------
+# quantile, nanquantile, nanmedian
+# ---------------------------------------------------------------------------
+
+Y = np.array([[1.0, 3.0, 6.0, 2.0], [2.0, 5.0, 9.0, 0.0]])
+YN = np.array([[1.0, 3.0, 6.0, 2.0], [2.0, np.nan, 9.0, 0.0]])
+
+
+@pytest.mark.filterwarnings("ignore:All-NaN slice")  # NumPy's, on the expected side
+@pytest.mark.parametrize("method", ["linear", "lower", "higher", "nearest", "midpoint"])
+@pytest.mark.parametrize("axis", [None, 1, 0, [0, 1], -1])
+def test_quantile_matches_numpy(method, axis):
+    v = np.random.default_rng(3).normal(size=(3, 5, 4))
+    ax = tuple(axis) if isinstance(axis, list) else axis
+    for q in (0.3, [0.0, 0.5, 1.0]):
+        want = np.quantile(v, q, axis=ax, method=method, keepdims=True)
+        got = paddle.quantile(paddle.to_tensor(v), q, axis=axis, keepdim=True,
+                              interpolation=method)
+        np.testing.assert_allclose(got.numpy(), want, rtol=1e-12)
+        want = np.nanquantile(np.where(v > 1, np.nan, v), q, axis=ax, method=method)
+        got = paddle.nanquantile(paddle.to_tensor(np.where(v > 1, np.nan, v)), q, axis=axis,
+                                 interpolation=method)
+        np.testing.assert_allclose(got.numpy(), want, rtol=1e-12)
+
+
+def test_quantile_paddle_details():
+    # values from PaddlePaddle 3.3.1
+    y = paddle.to_tensor(Y, dtype="float32")
+    assert paddle.quantile(y, [0.3, 0.5], axis=1).shape == [2, 2]
+    np.testing.assert_allclose(paddle.quantile(y, paddle.to_tensor([0.3]), axis=1).numpy(),
+                               [1.9, 1.8], rtol=1e-6)
+    r = paddle.quantile(paddle.to_tensor(YN, dtype="float32"), 0.3, axis=1).numpy()
+    assert r[0] == pytest.approx(1.9) and np.isnan(r[1])
+    np.testing.assert_allclose(paddle.to_tensor(YN).nanquantile([0.25], axis=1, keepdim=True)
+                               .numpy(), [[[1.75], [1.0]]])
+    _, (g,) = _grad(lambda t: paddle.quantile(t, 0.3, axis=1), Y)
+    np.testing.assert_allclose(g, [[0.1, 0, 0, 0.9], [0.9, 0, 0, 0.1]], atol=1e-12)
+    with pytest.raises(ValueError, match="every q must be in"):
+        paddle.quantile(y, 1.5)
+    with pytest.raises(ValueError, match="interpolation"):
+        paddle.quantile(y, 0.5, interpolation="x")
+    with pytest.raises(TypeError, match="floating-point"):
+        paddle.quantile(paddle.to_tensor([1, 2, 3]), 0.5)
+
+
+def test_nanmedian():
+    # values from PaddlePaddle 3.3.1
+    x = paddle.to_tensor(YN, dtype="float32")
+    assert paddle.nanmedian(x, axis=1).numpy().tolist() == [2.5, 2.0]
+    assert x.nanmedian().numpy().tolist() == 2.0
+    assert paddle.nanmedian(x, axis=[0, 1], keepdim=True).shape == [1, 1]
+    assert np.isnan(paddle.nanmedian(paddle.to_tensor([np.nan, np.nan])).numpy())
+    i = paddle.nanmedian(paddle.to_tensor([1, 2, 3, 4]))
+    assert i.dtype == paddle.int64 and int(i) == 2
+    assert paddle.nanmedian(x, axis=1, mode="min").numpy().tolist() == [2.0, 2.0]
+    _, (g,) = _grad(lambda t: paddle.nanmedian(t, axis=1), YN)
+    assert g.tolist() == [[0, 0.5, 0, 0.5], [1, 0, 0, 0]]
