@@ -388,3 +388,26 @@ def test_nanmedian():
     assert paddle.nanmedian(x, axis=1, mode="min").numpy().tolist() == [2.0, 2.0]
     _, (g,) = _grad(lambda t: paddle.nanmedian(t, axis=1), YN)
     assert g.tolist() == [[0, 0.5, 0, 0.5], [1, 0, 0, 0]]
+
+
+# ---------------------------------------------------------------------------
+# modified Bessel functions
+# ---------------------------------------------------------------------------
+
+def test_bessel_i_values_and_gradients():
+    v = np.array([0.0, 0.7, -2.0, 15.0, 29.99, 30.01, -80.0])
+    x = paddle.to_tensor(v)
+    np.testing.assert_allclose(paddle.i0(x).numpy(), np.i0(v), rtol=1e-14)
+    np.testing.assert_allclose(x.i0e().numpy(), np.i0(v) * np.exp(-np.abs(v)), rtol=1e-14)
+    # I1(1) = 0.565159103992485..., odd; I1e(x) = I1(x) e^-|x|
+    np.testing.assert_allclose(paddle.i1(paddle.to_tensor([1.0, -1.0], "float64")).numpy(),
+                               [0.565159103992485, -0.565159103992485], rtol=1e-14)
+    np.testing.assert_allclose(paddle.i1e(x).numpy() * np.exp(np.abs(v)), paddle.i1(x).numpy(),
+                               rtol=1e-13)
+    assert paddle.i0(paddle.to_tensor([1, 2])).dtype == paddle.float32
+    # I0' = I1 and, at 0, I1' = 1/2
+    _, (g,) = _grad(paddle.i0, v)
+    np.testing.assert_allclose(g, paddle.i1(x).numpy(), rtol=1e-14)
+    _, (g,) = _grad(paddle.i1, [0.0])
+    assert g.tolist() == [0.5]
+    assert np.isfinite(paddle.i0e(paddle.to_tensor([800.0])).numpy()).all()

@@ -28,7 +28,7 @@ __all__ = [
     "erfinv", "lgamma", "digamma", "polygamma", "frac_", "logit_", "expm1_", "lgamma_",
     "digamma_", "polygamma_", "cummax", "cummin", "logcumsumexp", "nan_to_num", "logaddexp",
     "copysign", "hypot", "sinc", "signbit", "sgn", "gcd", "lcm", "diff", "count_nonzero",
-    "isin", "take", "renorm", "index_fill",
+    "isin", "take", "renorm", "index_fill", "i0", "i0e", "i1", "i1e",
 ]
 # Paddle has these in-place variants as Tensor methods only (paddle.add_ does not exist)
 _METHOD_ONLY = ["add_", "scale_", "clip_", "exp_", "sqrt_", "floor_", "ceil_", "reciprocal_",
@@ -588,6 +588,12 @@ def sgn(x, name=None):
     return ops.sign(x)
 
 
+i0 = _unary_function("i0", "The modified Bessel function of the first kind of order 0; "
+                           "integers give float32.")
+i0e = _unary_function("i0e", "I0(x) * exp(-|x|), without overflow; integers give float32.")
+i1 = _unary_function("i1", "The modified Bessel function of the first kind of order 1; "
+                           "integers give float32.")
+i1e = _unary_function("i1e", "I1(x) * exp(-|x|), without overflow; integers give float32.")
 signbit = _unary_function("signbit", "Whether the sign bit of x is set: x < 0, -0.0 and -NaN "
                                      "included (bool).")
 
