@@ -135,6 +135,65 @@ def _randperm_errors(rng):
     yield ErrorInput(Sample((), {"n": -1, "dtype": np.dtype("i8")}), ValueError, "n must be >= 0")
 
 
+def _probability_samples(dtype, rng):
+    for s in UNARY_SHAPES:
+        yield Sample((make(s, dtype, rng, 0.0, 1.0),), desc=f"{s}")
+
+
+def _rate_samples(dtype, rng):
+    for s in UNARY_SHAPES:
+        yield Sample((make(s, dtype, rng, 0.5, 4.0),), desc=f"{s}")
+
+
+def _float_input_errors(op, bad_value):
+    def errors(rng):
+        yield ErrorInput(Sample((np.array([1, 0]),)), TypeError,
+                         f"{op}: x must be float32 or float64")
+        yield ErrorInput(Sample((np.array([0.5, bad_value]),)), ValueError,
+                         f"{op}: every value of x must be")
+    return errors
+
+
+def _multinomial_samples(dtype, rng):
+    for shape, n, replace in (((4,), 3, False), ((4,), 7, True), ((1, 5), 5, False),
+                              ((3, 6), 2, True), ((2, 1), 1, False), ((0, 3), 2, True)):
+        yield Sample((make(shape, dtype, rng, 0.1, 1.0),),
+                     {"num_samples": n, "replacement": replace}, f"{shape} n={n} {replace}")
+
+
+def _multinomial_ref(x, num_samples, replacement):
+    p = x.reshape(-1, x.shape[-1]).astype(np.float64)
+    rows = [_NP.choice(p.shape[-1], num_samples, replacement, r / r.sum()) for r in p]
+    return np.array(rows, dtype=np.int64).reshape(*x.shape[:-1], num_samples)
+
+
+def _multinomial_errors(rng):
+    p = np.array([0.2, 0.0, 0.8])
+    yield ErrorInput(Sample((p, ), {"num_samples": 4, "replacement": False}), ValueError,
+                     "must be <= the number of categories")
+    yield ErrorInput(Sample((p, ), {"num_samples": 3, "replacement": False}), ValueError,
+                     "nonzero probabilities")
+    yield ErrorInput(Sample((p, ), {"num_samples": 0, "replacement": True}), ValueError,
+                     "num_samples must be > 0")
+    yield ErrorInput(Sample((np.ones((1, 1, 2)), ), {"num_samples": 1, "replacement": True}),
+                     ValueError, "1-D or 2-D")
+    yield ErrorInput(Sample((np.zeros(2), ), {"num_samples": 1, "replacement": True}),
+                     ValueError, "positive sum")
+
+
+def _binomial_samples(dtype, rng):
+    for sc, sp in (((3, 4), (3, 4)), ((2, 1), (3,)), ((), (2, 2)), ((0,), (1,))):
+        yield Sample((make(sc, np.int64, rng, 0, 20), make(sp, dtype, rng, 0.0, 1.0)),
+                     desc=f"{sc}x{sp}")
+
+
+def _binomial_errors(rng):
+    yield ErrorInput(Sample((np.array([3, 4]), np.array([0.5, 1.5]))), ValueError,
+                     "binomial: every value of prob must be in")
+    yield ErrorInput(Sample((np.array([3, 4]), np.array([0.5, 0.5, 0.5]))), ValueError,
+                     "do not broadcast")
+
+
 OPS = [
     OpInfo("full", lambda shape, fill_value=0.0, dtype=None: np.full(shape, fill_value, dtype),
            _full_samples, dtypes=ALL_NUMERIC + BOOL, grad=False, errors=_full_errors),
@@ -163,4 +222,16 @@ OPS = [
         grad=False, errors=_randint_errors),
     OpInfo("randperm", lambda n, dtype: _NP.permutation(n).astype(dtype), _randperm_samples,
            dtypes=ALL_NUMERIC, random=True, grad=False, errors=_randperm_errors),
+    OpInfo("bernoulli", lambda x: (_NP.random(x.shape) < x).astype(x.dtype),
+           _probability_samples, random=True, grad=False,
+           errors=_float_input_errors("bernoulli", 1.5)),
+    OpInfo("poisson", lambda x: np.asarray(_NP.poisson(x)).astype(x.dtype), _rate_samples, random=True,
+           grad=False, errors=_float_input_errors("poisson", -1.0)),
+    OpInfo("standard_gamma", lambda x: np.asarray(_NP.standard_gamma(x)).astype(
+        x.dtype), _rate_samples,
+           random=True, grad=False, errors=_float_input_errors("standard_gamma", -1.0)),
+    OpInfo("multinomial", _multinomial_ref, _multinomial_samples, random=True, grad=False,
+           errors=_multinomial_errors),
+    OpInfo("binomial", lambda count, prob: _NP.binomial(count, prob).astype(np.int64),
+           _binomial_samples, random=True, grad=False, errors=_binomial_errors),
 ]

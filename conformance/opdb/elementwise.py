@@ -409,11 +409,11 @@ def _allclose_ref(x, y, rtol=1e-05, atol=1e-08, equal_nan=False):
 
 
 def _test_samples(dtype, rng):
-    """Samples for isnan/isinf/isfinite: special values for floats."""
+    """Samples for isnan/isinf/isfinite/signbit: special values for floats."""
     yield from unary_samples()(dtype, rng)
     if np.dtype(dtype).kind == "f":
-        yield _s(np.array([np.nan, np.inf, -np.inf, 0.0, -1.5, np.finfo(dtype).max], dtype),
-                 desc="special values")
+        yield _s(np.array([np.nan, np.inf, -np.inf, 0.0, -1.5, np.finfo(dtype).max, -0.0,
+                           -np.nan], dtype), desc="special values")
 
 
 def _logic_binary_samples(dtype, rng):
@@ -449,6 +449,28 @@ def _where_samples(dtype, rng):
 def _where_errors(rng):
     yield ErrorInput(_s(make((2,), np.bool_, rng), make((3,), F, rng), make((4,), F, rng)),
                      ValueError, r"where: shapes \[2\] and \[3\] and \[4\] cannot be broadcast")
+
+
+def _bessel_ref(n, scaled):
+    """I_n(x) = (1/pi) integral over [0, pi] of e^(x cos t) cos(n t) dt (times e^-|x|), by
+    the trapezoidal rule, which converges exponentially for this periodic integrand."""
+    def ref(x):
+        x64 = np.asarray(x, np.float64)
+        a, t = np.abs(x64)[..., None], np.linspace(0.0, np.pi, 4001)
+        out = np.trapezoid(np.exp(a * np.cos(t) - (a if scaled else 0.0)) * np.cos(n * t), t,
+                           axis=-1) / np.pi
+        return (np.sign(x64) * out if n else out).astype(x.dtype if x.dtype.kind == "f"
+                                                         else np.float32)
+    return ref
+
+
+def _bessel_samples(dtype, rng):
+    yield from unary_samples(-4.0, 4.0)(dtype, rng)
+    values = [0, 1, -3, 29, 31, -45] if np.dtype(dtype).kind in "iu" else \
+        [0.0, 1e-3, -3.5, 29.9, 30.5, -45.0]
+    yield _s(np.array(values, dtype), desc="both methods", grad=False)  # too wide a range
+    if np.dtype(dtype).kind == "f":                                      # for differences
+        yield _s(np.array([-29.5, 29.9, 30.5], dtype), desc="both methods, near 30")
 
 
 OPS = [
@@ -559,4 +581,14 @@ OPS = [
     # selection
     OpInfo("where", np.where, _where_samples, dtypes=ALL_NUMERIC + BOOL, gradgrad=True,
            errors=_where_errors),
+    # sign bits, divisors
+    OpInfo("signbit", np.signbit, _test_samples, dtypes=ALL_NUMERIC,
+           errors=_dtype_error("signbit", np.bool_, n=1)),
+    *[OpInfo(name, ref, binary_samples(-30, 30), dtypes=INTS,
+             errors=_chain(_shape_error(name, np.int32), _dtype_error(name, F)))
+      for name, ref in [("gcd", np.gcd), ("lcm", np.lcm)]],
+    *[OpInfo(name, _bessel_ref(n, scaled), _bessel_samples, dtypes=FLOATS + INTS,
+             gradgrad=True, errors=_dtype_error(name, np.bool_, n=1))
+      for name, n, scaled in [("i0", 0, False), ("i0e", 0, True), ("i1", 1, False),
+                              ("i1e", 1, True)]],
 ]

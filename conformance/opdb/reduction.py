@@ -10,7 +10,7 @@ import warnings
 
 import numpy as np
 
-from . import ALL_NUMERIC, BOOL, FLOATS, INTS, ErrorInput, OpInfo, Sample, make
+from . import ALL_NUMERIC, BOOL, FLOATS, FLOATS16, INTS, ErrorInput, OpInfo, Sample, make
 
 F = np.float32
 I64 = np.dtype(np.int64)
@@ -205,6 +205,71 @@ def _cumprod_ref(x, dim=None):
     x, dim = _flat(x, dim)
     return x.copy() if x.ndim == 0 else np.cumprod(x, axis=dim, dtype=x.dtype)
 
+
+def _cum_extreme_ref(better):
+    """A Python loop over each line: keep the value when it beats (or ties) the running one
+    or is the first NaN; a NaN, once kept, stays."""
+    def ref(x, axis=None, dtype=I64):
+        x, axis = _flat(x, axis)
+        if x.ndim == 0:
+            return x.copy(), np.zeros((), dtype)
+        xs = np.moveaxis(x, axis, -1)
+        out, idx = np.empty_like(xs), np.zeros(xs.shape, dtype)
+        for line in np.ndindex(xs.shape[:-1]):
+            best, at = None, 0
+            for k, v in enumerate(xs[line]):
+                if best is None or (not np.isnan(best) and (np.isnan(v) or better(v, best))):
+                    best, at = v, k
+                out[line + (k,)], idx[line + (k,)] = best, at
+        return np.moveaxis(out, -1, axis), np.moveaxis(idx, -1, axis)
+    return ref
+
+
+def _cum_extreme_samples(dtype, rng):
+    for s in _scan_samples("axis")(dtype, rng):
+        if "reverse" not in s.attrs:
+            yield s
+    ties = make((3, 6), dtype, rng, -2, 2).round()
+    yield _s(ties, axis=1, desc="ties", grad=False)
+    if np.dtype(dtype).kind == "f":
+        x = make((2, 5), dtype, rng)
+        x[0, 2] = x[1, 0] = x[1, 3] = np.nan
+        yield _s(x, axis=1, desc="NaN", grad=False)
+        yield _s(make((4, 3), dtype, rng), axis=0, dtype=np.dtype(np.int32), desc="int32")
+
+
+def _cum_extreme_errors(op):
+    def errors(rng):
+        yield ErrorInput(_s(make((3, 4), F, rng), axis=2), IndexError,
+                         f"{op}: axis 2 is out of range.*rank 2")
+        yield ErrorInput(_s(make((3,), np.bool_, rng)), TypeError, f"{op}: x has dtype bool")
+        yield ErrorInput(_s(make((3,), F, rng), dtype=np.dtype(F)), ValueError,
+                         "must be int32 or int64")
+    return errors
+
+
+def _logcumsumexp_ref(x, axis=None, reverse=False):
+    x, axis = _flat(x, axis)
+    if x.ndim == 0:
+        return x.copy()
+    if reverse:
+        return np.flip(_logcumsumexp_ref(np.flip(x, axis), axis), axis)
+    wide = x.astype(np.float64)
+    m = np.max(wide, axis=axis, keepdims=True, initial=-np.inf)
+    m = np.where(np.isfinite(m), m, 0)
+    with np.errstate(divide="ignore"):
+        return (np.log(np.cumsum(np.exp(wide - m), axis=axis)) + m).astype(x.dtype)
+
+
+def _logcumsumexp_errors(rng):
+    yield ErrorInput(_s(make((3, 4), F, rng), axis=-3), IndexError,
+                     "logcumsumexp: axis -3 is out of range")
+    yield ErrorInput(_s(make((3,), np.int64, rng)), TypeError, "logcumsumexp: x has dtype int64")
+
+
+def _logcumsumexp_samples(dtype, rng):
+    yield from _scan_samples("axis")(dtype, rng)
+    yield _s(np.array([[-30.0, 0.0, 1.0], [5.0, -40.0, 3.0]], dtype), axis=1, desc="wide range")
 
 # ---------------------------------------------------------------------------
 # argmax, argmin, all, any
@@ -542,4 +607,11 @@ OPS = [
            gradgrad=True, errors=_masked_select_errors),
     OpInfo("masked_select_grad", _masked_select_grad_ref, _masked_select_grad_samples,
            dtypes=FLOATS + INTS, gradgrad=True, errors=_masked_select_grad_errors),
+    OpInfo("cummax", _cum_extreme_ref(np.greater_equal), _cum_extreme_samples,
+           dtypes=ALL_NUMERIC, gradgrad=True, errors=_cum_extreme_errors("cummax")),
+    OpInfo("cummin", _cum_extreme_ref(np.less_equal), _cum_extreme_samples,
+           dtypes=ALL_NUMERIC, gradgrad=True, errors=_cum_extreme_errors("cummin")),
+    OpInfo("logcumsumexp", _logcumsumexp_ref, _logcumsumexp_samples, dtypes=FLOATS16,
+           gradgrad=True, tol={np.float16: (2e-3, 2e-3)},
+           errors=_logcumsumexp_errors),
 ]

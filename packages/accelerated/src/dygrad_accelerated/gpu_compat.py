@@ -28,12 +28,12 @@ CUPY_API = frozenset("""
     asarray bincount bitwise_and bitwise_or bitwise_xor bool_ broadcast_arrays
     broadcast_shapes broadcast_to ceil clip complex64 complex128 concatenate copysign cos cosh
     cross cumprod cumsum divide dtype einsum empty equal exp expm1 eye finfo flip float16
-    float32 float64 floor floor_divide full full_like greater greater_equal indices inf int16
-    int32 int64 int8 integer invert isclose isfinite isinf isnan ix_ kron less less_equal log
+    float32 float64 floor floor_divide full full_like gcd greater greater_equal indices inf int16
+    int32 int64 int8 integer invert isclose isfinite isinf isnan ix_ kron lcm less less_equal log
     log10 log1p log2 logaddexp logical_and logical_not logical_or logical_xor matmul max
     maximum min minimum moveaxis multiply nan ndindex negative not_equal ones ones_like pad pi
     power result_type reciprocal remainder repeat reshape roll round searchsorted sign sin
-    sinh sqrt square squeeze stack subtract sum swapaxes take take_along_axis tan tanh tile
+    signbit sinh sqrt square squeeze stack subtract sum swapaxes take take_along_axis tan tanh tile
     transpose tril triu true_divide trunc uint8 unique where zeros zeros_like
 """.split())
 
@@ -43,18 +43,20 @@ UFUNC_AT = frozenset({"add", "subtract", "maximum", "minimum"})
 LINALG = ("cholesky", "det", "eigh", "eigvals", "inv", "qr", "slogdet", "solve", "svd")
 
 # names whose Compat version is a fill-in (the rest are CuPy's own functions)
-FILL_INS = ("multiply.at", "multiply.outer", "logaddexp.reduce", "max", "min", "divide",
+FILL_INS = ("multiply.at", "multiply.outer", "logaddexp.reduce", "maximum.accumulate",
+            "minimum.accumulate", "logaddexp.accumulate", "max", "min", "divide",
             "indices", "pad", "prod", "errstate", "random.default_rng", "sliding_window_view",
             *(f"linalg.{name}" for name in LINALG))
 
 # CuPy's Generator methods the kernels use directly
-GENERATOR_API = ("random", "uniform", "integers", "standard_normal")
+GENERATOR_API = ("random", "uniform", "integers", "standard_normal", "poisson", "binomial",
+                 "standard_gamma")
 
 
 class _Ufunc:
     """A ufunc with only the methods CuPy has for it, or a fill-in written on ``Compat``."""
 
-    __slots__ = ("_fn", "at", "outer", "reduce", "__name__")
+    __slots__ = ("_fn", "accumulate", "at", "outer", "reduce", "__name__")
 
     def __init__(self, fn, **methods):
         self._fn = fn
@@ -99,6 +101,8 @@ class Compat:
             setattr(self, name, value)
         self.multiply = _Ufunc(base.multiply, at=self._multiply_at, outer=self._multiply_outer)
         self.logaddexp = _Ufunc(base.logaddexp, reduce=self._logaddexp_reduce)
+        for ufunc in (self.maximum, self.minimum, self.logaddexp):
+            ufunc.accumulate = self._accumulator(ufunc)
         self.divide = _Ufunc(self._divide)
         self.sliding_window_view = base.lib.stride_tricks.sliding_window_view
         self.errstate = _no_errstate if on_cupy else numpy.errstate
@@ -180,6 +184,16 @@ class Compat:
         """a[..., None, ...] * b: every product of an element of a with one of b."""
         a, b = self.asarray(a), self.asarray(b)
         return self.multiply(a.reshape(a.shape + (1,) * b.ndim), b)
+
+    def _accumulator(self, pair):
+        """``pair.accumulate``: out_k = pair(out_{k-1}, a_k) along axis, one step (over
+        every other axis at once) per position."""
+        def accumulate(a, axis=0, dtype=None):
+            out = self.moveaxis(self.asarray(a, dtype=dtype).copy(), axis, 0)
+            for k in range(1, out.shape[0]):
+                out[k] = pair(out[k - 1], out[k])
+            return self.moveaxis(out, 0, axis)
+        return accumulate
 
     def _logaddexp_reduce(self, a, axis=0):
         """log(sum(exp(a))) along axis, shifted by the maximum so nothing overflows."""

@@ -6,6 +6,7 @@ attribute replaces it with a generator of its own, seeded with it.
 
 import numpy as np
 
+from .._core.optable import TABLE
 from ._registry import kernel
 
 
@@ -95,3 +96,71 @@ def randperm(n=1, dtype=None, *, rng):
     if n < 0:
         raise ValueError("randperm: n must be >= 0")
     return rng.permutation(n).astype(dtype or np.int64)
+
+
+def _check_range(op, what, x, low, high=None):
+    """Raise ValueError unless every value of x lies in [low, high]."""
+    if x.size and (x.min() < low or (high is not None and x.max() > high)):
+        bounds = f"in [{low}, {high}]" if high is not None else f">= {low}"
+        raise ValueError(f"{op}: every value of {what} must be {bounds}, got values in "
+                         f"[{x.min()}, {x.max()}]")
+
+
+@kernel
+def bernoulli(x, *, rng):
+    """1 where a uniform draw falls below the probability x, else 0"""
+    TABLE["bernoulli"].infer_meta(x)
+    _check_range("bernoulli", "x", x, 0, 1)
+    return (rng.random(x.shape) < x).astype(x.dtype)
+
+
+@kernel
+def poisson(x, *, rng):
+    """A Poisson draw with rate x per element"""
+    TABLE["poisson"].infer_meta(x)
+    _check_range("poisson", "x", x, 0)
+    return np.asarray(rng.poisson(x)).astype(x.dtype)
+
+
+@kernel
+def standard_gamma(x, *, rng):
+    """A Gamma(x, 1) draw per element"""
+    TABLE["standard_gamma"].infer_meta(x)
+    _check_range("standard_gamma", "x", x, 0)
+    return np.asarray(rng.standard_gamma(x)).astype(x.dtype)
+
+
+@kernel
+def binomial(count, prob, *, rng):
+    """The number of successes in count trials, each with probability prob"""
+    TABLE["binomial"].infer_meta(count, prob)
+    _check_range("binomial", "prob", prob, 0, 1)
+    _check_range("binomial", "count", count, 0)
+    count, prob = np.broadcast_arrays(count, prob)
+    return np.asarray(rng.binomial(count.astype(np.int64), prob)).astype(np.int64)
+
+
+@kernel
+def multinomial(x, num_samples=1, replacement=False, *, rng):
+    """Category indices per row of x: with replacement, uniform draws through the rows'
+    cumulative distribution; without, the num_samples smallest exponential waiting times
+    -log(u) / x (categories in the order drawn)"""
+    TABLE["multinomial"].infer_meta(x, num_samples, replacement)
+    _check_range("multinomial", "x", x, 0)
+    p = x.reshape(-1, x.shape[-1]).astype(np.float64)
+    total = p.sum(-1, keepdims=True)
+    if (total <= 0).any():
+        raise ValueError("multinomial: every row of x must have a positive sum")
+    if replacement:
+        cdf = np.cumsum(p / total, axis=-1)
+        u = rng.random((p.shape[0], num_samples))
+        idx = (u[:, :, None] >= cdf[:, None, :]).sum(-1)
+        out = np.minimum(idx, p.shape[-1] - 1)
+    else:
+        if ((p > 0).sum(-1) < num_samples).any():
+            raise ValueError(f"multinomial: without replacement every row of x needs at "
+                             f"least num_samples ({num_samples}) nonzero probabilities")
+        with np.errstate(divide="ignore"):
+            wait = -np.log(1.0 - rng.random(p.shape)) / p
+        out = np.argsort(wait, axis=-1, kind="stable")[:, :num_samples]
+    return out.reshape(*x.shape[:-1], num_samples).astype(np.int64)

@@ -683,3 +683,71 @@ def bitwise_not(x):
 def where(condition, x, y):
     """x where condition is true, else y"""
     return np.where(condition, x, y)
+
+
+@kernel
+def signbit(x):
+    """whether the sign bit of x is set (-0.0 included)"""
+    _no_bool(x)
+    return np.signbit(x)
+
+
+@kernel
+def gcd(x, y):
+    """the greatest common divisor of |x| and |y|"""
+    return np.gcd(x, y)
+
+
+@kernel
+def lcm(x, y):
+    """the least common multiple of |x| and |y|"""
+    return np.lcm(x, y)
+
+
+def _bessel_i(x, nu, scaled):
+    """I_nu(x) (times e^-|x| when scaled) for nu = 0 or 1 in float64: the power series
+    sum (x/2)^(2k+nu) / (k! (k+nu)!) for |x| <= 30, else the asymptotic expansion
+    e^|x| / sqrt(2 pi |x|) * sum_k c_k / |x|^k, c_k = c_(k-1) ((2k-1)^2 - 4 nu^2) / (8k)
+    (the terms left out are far below float64 rounding); I_1 is odd."""
+    a = np.abs(_as_float64(x))
+    small = np.minimum(a, 30.0)
+    term = (small / 2) ** nu
+    series = term.copy()
+    for k in range(1, 90):
+        term = term * (small / 2) ** 2 / (k * (k + nu))
+        series += term
+    big = np.maximum(a, 30.0)
+    c, expansion = np.ones_like(big), np.ones_like(big)
+    for k in range(1, 40):
+        c = c * ((2 * k - 1) ** 2 - 4 * nu * nu) / (8 * k * big)
+        expansion += c
+    with np.errstate(over="ignore"):
+        if scaled:
+            out = np.where(a <= 30, series * np.exp(-small), expansion / np.sqrt(2 * np.pi * big))
+        else:
+            out = np.where(a <= 30, series, np.exp(big) / np.sqrt(2 * np.pi * big) * expansion)
+    return _float_like(np.sign(x) * out if nu else out, x)
+
+
+@kernel
+def i0(x):
+    """the modified Bessel function I0"""
+    return _bessel_i(x, 0, False)
+
+
+@kernel
+def i0e(x):
+    """I0(x) e^-|x|"""
+    return _bessel_i(x, 0, True)
+
+
+@kernel
+def i1(x):
+    """the modified Bessel function I1"""
+    return _bessel_i(x, 1, False)
+
+
+@kernel
+def i1e(x):
+    """I1(x) e^-|x|"""
+    return _bessel_i(x, 1, True)

@@ -115,6 +115,43 @@ def cumprod(x, dim=None):
     return _scan(np.cumprod, x, dim)
 
 
+def _cum_extreme(op, accumulate, x, axis, dtype):
+    """Running extreme along axis and the index it was taken from: the last position whose
+    value equals the running value, or the first NaN once one was seen."""
+    _validate(op, x, axis=axis, dtype=dtype)
+    if axis is None:
+        x, axis = x.reshape(-1), 0
+    elif x.ndim == 0:
+        return x.copy(), np.zeros((), dtype)
+    axis %= x.ndim
+    run = accumulate(x, axis=axis)
+    at = x == run
+    if x.dtype.kind == "f":
+        nan = np.isnan(run)
+        at |= nan & (np.cumsum(nan, axis=axis) == 1)
+    pos = np.arange(x.shape[axis]).reshape([-1 if i == axis else 1 for i in range(x.ndim)])
+    return run, np.maximum.accumulate(np.where(at, pos, 0), axis=axis).astype(dtype)
+
+
+@kernel
+def cummax(x, axis=None, dtype=np.dtype(np.int64)):
+    """running maximum along axis (of flattened x when None) and its indices"""
+    return _cum_extreme("cummax", np.maximum.accumulate, x, axis, dtype)
+
+
+@kernel
+def cummin(x, axis=None, dtype=np.dtype(np.int64)):
+    """running minimum along axis (of flattened x when None) and its indices"""
+    return _cum_extreme("cummin", np.minimum.accumulate, x, axis, dtype)
+
+
+@kernel
+def logcumsumexp(x, axis=None, reverse=False):
+    """running log(sum(exp(x))) along axis (of flattened x when None), from the end when
+    reverse: logaddexp accumulated, so nothing overflows"""
+    _validate("logcumsumexp", x, axis=axis)
+    return _scan(np.logaddexp.accumulate, x, axis, reverse)
+
 def _arg(fn, op, x, axis, keepdim, dtype):
     _validate(op, x, axis=axis, keepdim=keepdim, dtype=dtype)
     if x.ndim == 0:

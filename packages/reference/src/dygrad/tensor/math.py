@@ -16,7 +16,7 @@ from .._core import dispatch as _dispatch
 from .._core.dispatch import as_operands, ops
 from .._core.optable import TABLE, broadcast_shapes, normalize_axes
 from .._core.tensor import Tensor
-from .reduce import axis_arg, check_tensor, dtype_arg
+from .reduce import axis_arg, cast_to, check_tensor, dtype_arg, single_axis_arg
 
 __all__ = [
     "add", "subtract", "multiply", "divide", "floor_divide", "remainder", "mod", "floor_mod",
@@ -26,7 +26,9 @@ __all__ = [
     "isinf", "isfinite", "subtract_", "multiply_", "tanh_", "atan2", "expm1", "lerp", "logit",
     "deg2rad", "rad2deg", "frac", "heaviside", "add_n", "nansum", "nanmean",
     "erfinv", "lgamma", "digamma", "polygamma", "frac_", "logit_", "expm1_", "lgamma_",
-    "digamma_", "polygamma_",
+    "digamma_", "polygamma_", "cummax", "cummin", "logcumsumexp", "nan_to_num", "logaddexp",
+    "copysign", "hypot", "sinc", "signbit", "sgn", "gcd", "lcm", "diff", "count_nonzero",
+    "isin", "take", "renorm", "index_fill", "i0", "i0e", "i1", "i1e",
 ]
 # Paddle has these in-place variants as Tensor methods only (paddle.add_ does not exist)
 _METHOD_ONLY = ["add_", "scale_", "clip_", "exp_", "sqrt_", "floor_", "ceil_", "reciprocal_",
@@ -484,3 +486,250 @@ def round_(x, decimals=0, name=None):
     """x rounded to ``decimals`` places in place, halves to even."""
     check_tensor("round_", x)
     return _dispatch.apply_inplace(TABLE["round"], x, decimals=int(decimals))
+
+
+# ---------------------------------------------------------------------------
+# running extremes and log-sum-exp
+# ---------------------------------------------------------------------------
+
+def cummax(x, axis=None, dtype="int64", name=None):
+    """Running maximum along axis (of flattened x when None) and the indices (``dtype``)
+    it was taken from; ties take the later index."""
+    check_tensor("cummax", x)
+    return ops.cummax(x, axis=single_axis_arg("cummax", axis), dtype=dtype_arg(dtype))
+
+
+def cummin(x, axis=None, dtype="int64", name=None):
+    """Running minimum along axis (of flattened x when None) and the indices (``dtype``)
+    it was taken from; ties take the later index."""
+    check_tensor("cummin", x)
+    return ops.cummin(x, axis=single_axis_arg("cummin", axis), dtype=dtype_arg(dtype))
+
+
+def logcumsumexp(x, axis=None, dtype=None, name=None):
+    """Running log(sum(exp(x))) along axis (of flattened x when None), without overflow.
+    x is cast to dtype first when given; integer x is computed in float32."""
+    check_tensor("logcumsumexp", x)
+    d = dtype_arg(dtype)
+    if d is None and x._data.dtype.kind in "biu":
+        d = _F32
+    return ops.logcumsumexp(x if d is None else cast_to(x, d),
+                            axis=single_axis_arg("logcumsumexp", axis))
+
+
+# ---------------------------------------------------------------------------
+# more elementwise functions (compositions of the table's ops, but signbit, gcd, lcm)
+# ---------------------------------------------------------------------------
+
+def _float_tensor(api, x):
+    check_tensor(api, x)
+    if x._data.dtype.kind != "f":
+        raise TypeError(f"{api}: x must be a floating-point tensor (float16, float32, "
+                        f"float64), got {x.dtype}")
+    return x
+
+
+def _floats(api, x, y):
+    """x and y as operands of one dtype; integers become float32."""
+    x, y = as_operands(api, x, y)
+    if x._data.dtype.kind != "f":
+        x, y = ops.cast(x, dtype=_F32), ops.cast(y, dtype=_F32)
+    return x, y
+
+
+def nan_to_num(x, nan=0.0, posinf=None, neginf=None, name=None):
+    """x with NaN replaced by ``nan``, +inf by ``posinf`` and -inf by ``neginf`` (by
+    default the largest and the lowest finite value of x's dtype); gradient 1 where x is
+    finite, 0 elsewhere."""
+    _float_tensor("nan_to_num", x)
+    info = np.finfo(x._data.dtype)
+    big = ops.full_like(x, fill_value=info.max if posinf is None else posinf)
+    low = ops.full_like(x, fill_value=info.min if neginf is None else neginf)
+    out = ops.where(ops.isinf(x), ops.where(x > 0, big, low), x)
+    return ops.where(ops.isnan(x), ops.full_like(x, fill_value=nan), out)
+
+
+def logaddexp(x, y, name=None):
+    """log(exp(x) + exp(y)) without overflow, as max(x, y) + log1p(exp(-|x - y|))
+    (broadcasting; integers give float32)."""
+    x, y = _floats("logaddexp", x, y)
+    same, zero = x == y, ops.full(shape=(), fill_value=0, dtype=x._data.dtype)
+    d = ops.where(same, zero, x) - ops.where(same, zero, y)  # no inf - inf
+    return ops.maximum(x, y) + ops.log1p(ops.exp(-ops.abs(d)))
+
+
+def copysign(x, y, name=None):
+    """|x| with the sign (bit) of y, elementwise (broadcasting; y may be a number). x gets
+    the gradient sign(x) * (-1 where y's sign bit is set, else 1); y gets none."""
+    check_tensor("copysign", x)
+    x, y = as_operands("copysign", x, y)
+    size = ops.abs(x)
+    return ops.where(ops.signbit(y), -size, size)
+
+
+def hypot(x, y, name=None):
+    """sqrt(x * x + y * y), elementwise (broadcasting; integers give float32)."""
+    x, y = _floats("hypot", x, y)
+    return ops.sqrt(x * x + y * y)
+
+
+def sinc(x, name=None):
+    """sin(pi x) / (pi x), and 1 at x = 0."""
+    _float_tensor("sinc", x)
+    zero = x == 0
+    one = ops.full_like(x, fill_value=1)
+    pix = ops.where(zero, one, ops.scale(x, scale=math.pi))
+    return ops.where(zero, one, ops.sin(pix) / pix)
+
+
+def sgn(x, name=None):
+    """The sign of x: -1, 0 or 1 (real tensors)."""
+    check_tensor("sgn", x)
+    return ops.sign(x)
+
+
+i0 = _unary_function("i0", "The modified Bessel function of the first kind of order 0; "
+                           "integers give float32.")
+i0e = _unary_function("i0e", "I0(x) * exp(-|x|), without overflow; integers give float32.")
+i1 = _unary_function("i1", "The modified Bessel function of the first kind of order 1; "
+                           "integers give float32.")
+i1e = _unary_function("i1e", "I1(x) * exp(-|x|), without overflow; integers give float32.")
+signbit = _unary_function("signbit", "Whether the sign bit of x is set: x < 0, -0.0 and -NaN "
+                                     "included (bool).")
+
+
+def gcd(x, y, name=None):
+    """The greatest common divisor of |x| and |y|, elementwise (integers, broadcasting)."""
+    check_tensor("gcd", x)
+    check_tensor("gcd", y, "y")
+    return _dispatch.binary(TABLE["gcd"], x, y)
+
+
+def lcm(x, y, name=None):
+    """The least common multiple of |x| and |y|, elementwise (integers, broadcasting)."""
+    check_tensor("lcm", x)
+    check_tensor("lcm", y, "y")
+    return _dispatch.binary(TABLE["lcm"], x, y)
+
+
+# ---------------------------------------------------------------------------
+# differences, counts, membership, indexing and renormalisation (compositions)
+# ---------------------------------------------------------------------------
+
+def _axis(api, ndim, axis):
+    """One axis of a tensor of rank ndim, made non-negative (IndexError when out of range)."""
+    axis = single_axis_arg(api, axis)
+    if not -max(ndim, 1) <= axis < max(ndim, 1):
+        raise IndexError(f"{api}: axis {axis} is out of range for a tensor of rank {ndim}")
+    return axis % max(ndim, 1)
+
+
+def diff(x, n=1, axis=-1, prepend=None, append=None, name=None):
+    """The n-th forward difference along axis (x[i + 1] - x[i], n times; for bool x, xor),
+    after putting ``prepend`` before x and ``append`` after it along that axis."""
+    check_tensor("diff", x)
+    if x.ndim == 0:
+        raise ValueError("diff: x must be at least 1-D, got a 0-D tensor")
+    if n < 1:
+        raise ValueError(f"diff: n must be >= 1, got {n}")
+    axis = _axis("diff", x.ndim, axis)
+    parts = [t for t in (prepend, x, append) if t is not None]
+    if len(parts) > 1:
+        x = ops.concat([as_operands("diff", t, x)[0] for t in parts], axis=axis)
+    for _ in range(n):
+        size = x._data.shape[axis]
+        later = ops.slice(x, axes=(axis,), starts=(min(1, size),), ends=(size,))
+        earlier = ops.slice(x, axes=(axis,), starts=(0,), ends=(max(size - 1, 0),))
+        x = ops.logical_xor(later, earlier) if x._data.dtype.kind == "b" else later - earlier
+    return x
+
+
+def count_nonzero(x, axis=None, keepdim=False, name=None):
+    """How many elements over axis (all axes when None) are nonzero (int64)."""
+    check_tensor("count_nonzero", x)
+    return ops.sum(x != 0, axis=axis_arg("count_nonzero", axis), dtype=np.dtype(np.int64),
+                   keepdim=bool(keepdim))
+
+
+def isin(x, test_x, assume_unique=False, invert=False, name=None):
+    """Whether each element of x occurs in test_x (bool, x's shape; not, with invert), by
+    a binary search in sorted test_x. ``assume_unique`` only allows a faster method in
+    Paddle; the result is the same."""
+    check_tensor("isin", x)
+    check_tensor("isin", test_x, "test_x")
+    if x._data.dtype != test_x._data.dtype:
+        raise TypeError(f"isin: x and test_x must have the same dtype, got {x.dtype} and "
+                        f"{test_x.dtype}")
+    pool = ops.sort(ops.reshape(test_x, shape=(-1,)), axis=0)
+    if pool._data.size == 0:
+        found = ops.full_like(x, fill_value=False, dtype=np.dtype(np.bool_))
+    else:
+        at = ops.searchsorted(pool, ops.reshape(x, shape=(-1,)), out_int32=False, right=False)
+        at = ops.clip(at, min=0, max=pool._data.size - 1)
+        found = ops.reshape(ops.gather(pool, at, axis=0) == ops.reshape(x, shape=(-1,)),
+                            shape=tuple(x._data.shape))
+    return ops.logical_not(found) if invert else found
+
+
+def take(x, index, mode="raise", name=None):
+    """The elements of flattened x at ``index`` (int32/int64), in index's shape. mode:
+    'raise' (index in [-n, n), negatives from the end), 'wrap' (index modulo n), 'clip'
+    (index clipped to [0, n - 1])."""
+    check_tensor("take", x)
+    check_tensor("take", index, "index")
+    if index._data.dtype not in (np.dtype(np.int32), np.dtype(np.int64)):
+        raise TypeError(f"take: the data type of index must be int32 or int64, got "
+                        f"{index.dtype}")
+    if mode not in ("raise", "wrap", "clip"):
+        raise ValueError(f"take: mode must be 'raise', 'wrap' or 'clip', got {mode!r}")
+    n = x._data.size
+    flat = ops.reshape(x, shape=(-1,))
+    i = ops.reshape(index, shape=(-1,))
+    if mode == "raise":
+        values = index.numpy()
+        if values.size and (values.min() < -n or values.max() >= n):
+            raise ValueError(f"take: index must be in [-{n}, {n}) for x with {n} elements, "
+                             f"got values in [{values.min()}, {values.max()}]")
+        i = ops.remainder(i, ops.full_like(i, fill_value=max(n, 1)))
+    elif mode == "wrap":
+        i = ops.remainder(i, ops.full_like(i, fill_value=max(n, 1)))
+    else:
+        i = ops.clip(i, min=0, max=max(n - 1, 0))
+    return ops.reshape(ops.gather(flat, i, axis=0), shape=tuple(index._data.shape))
+
+
+def renorm(x, p, axis, max_norm):
+    """x with each slice along ``axis`` whose p-norm exceeds ``max_norm`` scaled to norm
+    max_norm (by max_norm / (norm + 1e-7)); differentiable through the norm."""
+    _float_tensor("renorm", x)
+    axis = _axis("renorm", x.ndim, axis)
+    others = tuple(a for a in range(x.ndim) if a != axis)
+    norm = ops.abs(x)  # the norm of one element
+    if others:
+        norm = ops.pow(ops.sum(ops.pow(norm, factor=float(p)), axis=others, keepdim=True),
+                       factor=1.0 / float(p))
+    over = norm > max_norm
+    scale = ops.where(over, ops.full_like(norm, fill_value=max_norm) /
+                      ops.scale(norm, bias=1e-7), ops.full_like(norm, fill_value=1))
+    return x * scale
+
+
+def index_fill(x, index, axis, value, name=None):
+    """x with the slices at ``index`` (1-D int) along ``axis`` set to ``value`` (cast to
+    x's dtype); x gets the gradient elsewhere."""
+    check_tensor("index_fill", x)
+    check_tensor("index_fill", index, "index")
+    if index._data.dtype.kind not in "iu":
+        raise TypeError(f"index_fill: index must be an int32 or int64 tensor, got {index.dtype}")
+    axis = _axis("index_fill", x.ndim, axis)
+    size = x._data.shape[axis] if x.ndim else 1
+    positions = ops.arange(start=0, end=size, step=1, dtype=index._data.dtype)
+    hit = ops.reshape(positions, shape=(size, 1)) == ops.reshape(
+        ops.remainder(index, ops.full_like(index, fill_value=size)), shape=(1, -1))
+    mask = ops.reshape(ops.any(hit, axis=1),
+                       shape=tuple(size if a == axis else 1 for a in range(x.ndim)))
+    if isinstance(value, Tensor):
+        value = value.item()
+    fill = ops.full(shape=(), fill_value=np.asarray(value).astype(x._data.dtype),
+                    dtype=x._data.dtype)
+    return ops.where(mask, fill, x)

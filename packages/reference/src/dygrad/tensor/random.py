@@ -13,8 +13,10 @@ from .._core.dispatch import ops
 from .._core.tensor import Tensor
 from .creation import _write, convert_dtype, convert_shape, create
 
-__all__ = ["rand", "randn", "uniform", "normal", "standard_normal", "randint", "randperm"]
-METHODS = ["uniform_", "normal_"]
+__all__ = ["rand", "randn", "uniform", "normal", "standard_normal", "randint", "randperm",
+           "rand_like", "randn_like", "randint_like", "bernoulli", "multinomial", "poisson",
+           "binomial", "standard_gamma"]
+METHODS = ["uniform_", "normal_", "multinomial"]
 
 
 def uniform(shape, dtype=None, min=-1.0, max=1.0, seed=0, name=None):
@@ -80,6 +82,70 @@ def randperm(n, dtype="int64", name=None):
     if not isinstance(n, (int, np.integer)) or isinstance(n, bool):
         raise TypeError(f"randperm: n must be an int, got {type(n).__name__} {n!r}")
     return create("randperm", n=int(n), dtype=convert_dtype(dtype, np.int64))
+
+
+def _requiring_grad(out, requires_grad):
+    """``out`` with ``stop_gradient = not requires_grad``."""
+    out.stop_gradient = not requires_grad
+    return out
+
+
+def rand_like(input, name=None, *, dtype=None, requires_grad=False):
+    """Values drawn uniformly from [0, 1) with input's shape (and dtype unless given)."""
+    d = input._data.dtype if dtype is None else convert_dtype(dtype)
+    out = create("uniform", shape=tuple(input._data.shape), dtype=d, min=0.0, max=1.0, seed=0)
+    return _requiring_grad(out, requires_grad)
+
+
+def randn_like(x, dtype=None, name=None, *, requires_grad=False):
+    """Values drawn from N(0, 1) with x's shape (and dtype unless given)."""
+    d = x._data.dtype if dtype is None else convert_dtype(dtype)
+    out = create("gaussian", shape=tuple(x._data.shape), mean=0.0, std=1.0, seed=0, dtype=d)
+    return _requiring_grad(out, requires_grad)
+
+
+def randint_like(x, low=0, high=None, dtype=None, name=None):
+    """Integers drawn uniformly from [low, high) (from [0, low) without ``high``) with x's
+    shape, in x's dtype unless given."""
+    if high is None:
+        low, high = 0, low
+    if low >= high:
+        raise ValueError(f"randint_like: low must be less than high, got low={low}, "
+                         f"high={high}")
+    d = x._data.dtype if dtype is None else convert_dtype(dtype)
+    out = create("randint", low=int(low), high=int(high), shape=tuple(x._data.shape),
+                 dtype=np.dtype(np.int64))
+    return out if d == out._data.dtype else ops.cast(out, dtype=d)
+
+
+def bernoulli(x, p=None, name=None):
+    """1 with probability ``x`` (or ``p`` for every element, when given), else 0, in x's
+    dtype."""
+    if p is not None:
+        x = ops.full_like(x, fill_value=float(p))
+    return ops.bernoulli(x)
+
+
+def multinomial(x, num_samples=1, replacement=False, name=None):
+    """``num_samples`` category indices (int64) per row of the 1-D or 2-D ``x``, drawn with
+    probabilities proportional to x, with or without replacement."""
+    return ops.multinomial(x, num_samples=int(num_samples), replacement=bool(replacement))
+
+
+def poisson(x, name=None):
+    """A Poisson draw with rate ``x`` per element, in x's dtype."""
+    return ops.poisson(x)
+
+
+def binomial(count, prob, name=None):
+    """The number of successes (int64) in ``count`` trials of probability ``prob``
+    (broadcast together)."""
+    return ops.binomial(count, prob)
+
+
+def standard_gamma(x, name=None):
+    """A Gamma(x, 1) draw per element, in x's dtype."""
+    return ops.standard_gamma(x)
 
 
 # ---------------------------------------------------------------------------

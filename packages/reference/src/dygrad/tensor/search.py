@@ -13,9 +13,9 @@ from .._core.dispatch import ops
 from .reduce import check_tensor, dtype_arg, single_axis_arg
 
 __all__ = ["argmax", "argmin", "argsort", "sort", "topk", "unique", "nonzero", "searchsorted",
-           "masked_select", "kthvalue", "mode"]
+           "masked_select", "kthvalue", "mode", "bucketize"]
 METHODS = ["argmax", "argmin", "argsort", "sort", "topk", "unique", "nonzero", "masked_select",
-           "kthvalue", "mode"]
+           "kthvalue", "mode", "bucketize"]
 
 
 def argmax(x, axis=None, keepdim=False, dtype="int64", name=None):
@@ -85,6 +85,17 @@ def searchsorted(sorted_sequence, values, out_int32=False, right=False, name=Non
     check_tensor("searchsorted", sorted_sequence, "sorted_sequence")
     check_tensor("searchsorted", values, "values")
     return ops.searchsorted(sorted_sequence, values, out_int32=bool(out_int32), right=bool(right))
+
+
+def bucketize(x, sorted_sequence, out_int32=False, right=False, name=None):
+    """For each element of x, the index of its bucket in the 1-D sorted_sequence: where it
+    would be inserted to keep it sorted (after equal elements when right)."""
+    check_tensor("bucketize", x)
+    check_tensor("bucketize", sorted_sequence, "sorted_sequence")
+    if sorted_sequence.ndim != 1:
+        raise ValueError(f"bucketize: sorted_sequence must be 1-D, got shape "
+                         f"{sorted_sequence.shape}")
+    return searchsorted(sorted_sequence, x, out_int32, right)
 
 
 def masked_select(x, mask, name=None):

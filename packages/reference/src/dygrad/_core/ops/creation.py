@@ -184,3 +184,58 @@ def _randperm_meta(n=1, dtype=None):
 
 register(OpDef("randperm", (), _randperm_meta, "A random permutation of 0, 1, ..., n - 1.",
                attrs={"n": 1, "dtype": None}, random=True))
+
+
+# random draws whose distribution parameters are tensors (one draw per element)
+
+def _float_input_meta(op):
+    def meta(x, **attrs):
+        if x.dtype not in (np.dtype(np.float32), np.dtype(np.float64)):
+            raise TypeError(f"{op}: x must be float32 or float64, got {x.dtype.name}")
+        return Meta(x.shape, x.dtype)
+    return meta
+
+
+register(OpDef("bernoulli", ("x",), _float_input_meta("bernoulli"),
+               "1 with probability x, else 0, drawn per element (x's dtype).", random=True))
+register(OpDef("poisson", ("x",), _float_input_meta("poisson"),
+               "A Poisson draw with rate x per element (x's dtype).", random=True))
+register(OpDef("standard_gamma", ("x",), _float_input_meta("standard_gamma"),
+               "A Gamma(x, 1) draw per element (x's dtype).", random=True))
+
+
+def _multinomial_meta(x, num_samples=1, replacement=False):
+    if x.dtype not in (np.dtype(np.float32), np.dtype(np.float64)):
+        raise TypeError(f"multinomial: x must be float32 or float64, got {x.dtype.name}")
+    if len(x.shape) not in (1, 2):
+        raise ValueError(f"multinomial: x must be 1-D or 2-D (probabilities over its last "
+                         f"axis), got shape {list(x.shape)}")
+    if num_samples <= 0:
+        raise ValueError(f"multinomial: num_samples must be > 0, got {num_samples}")
+    if not replacement and num_samples > x.shape[-1]:
+        raise ValueError(f"multinomial: without replacement num_samples ({num_samples}) must "
+                         f"be <= the number of categories ({x.shape[-1]})")
+    return Meta((*x.shape[:-1], num_samples), np.dtype(np.int64))
+
+
+register(OpDef("multinomial", ("x",), _multinomial_meta,
+               "num_samples category indices per row of x, drawn with probabilities "
+               "proportional to x (int64).",
+               attrs={"num_samples": 1, "replacement": False}, random=True))
+
+
+def _binomial_meta(count, prob):
+    if count.dtype.kind not in "iuf" or prob.dtype.kind != "f":
+        raise TypeError(f"binomial: count must be a number dtype and prob a float dtype, got "
+                        f"{count.dtype.name} and {prob.dtype.name}")
+    try:
+        shape = np.broadcast_shapes(tuple(count.shape), tuple(prob.shape))
+    except ValueError:
+        raise ValueError(f"binomial: count's shape {list(count.shape)} and prob's shape "
+                         f"{list(prob.shape)} do not broadcast") from None
+    return Meta(shape, np.dtype(np.int64))
+
+
+register(OpDef("binomial", ("count", "prob"), _binomial_meta,
+               "The number of successes in count trials of probability prob (int64).",
+               random=True))

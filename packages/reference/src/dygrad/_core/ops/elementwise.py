@@ -449,6 +449,48 @@ _unary("lgamma", "log |Gamma(x)| (inf at 0, the negative integers and +-inf)", _
        ("x",), kinds="iuf")
 _unary("digamma", "the derivative of lgamma (-inf at 0, inf at -0, NaN at the negative "
        "integers, as Paddle)", _digamma_grad, ("x",), kinds="iuf")
+
+
+def _half_at_zero(x, value):
+    """``value`` where x != 0, 1/2 (the limit of I1(x) / x) where x == 0."""
+    return ops.where(x == 0, ops.full_like(value, fill_value=0.5), value)
+
+
+def _over(y, x):
+    """y / x, with x == 0 replaced by 1 (the caller takes the limit there)."""
+    return y / ops.where(x == 0, ops.full_like(x, fill_value=1), x)
+
+
+def _i0_grad(ctx, g):
+    """d I0(x) = I1(x) dx"""
+    return (g * ops.i1(ctx["x"]),)
+
+
+def _i0e_grad(ctx, g):
+    """d (I0(x) e^-|x|) = (I1e(x) - sign(x) I0e(x)) dx"""
+    x = ctx["x"]
+    return (g * (ops.i1e(x) - ops.sign(x) * ops.i0e(x)),)
+
+
+def _i1_grad(ctx, g):
+    """d I1(x) = (I0(x) - I1(x) / x) dx, 1/2 at x = 0"""
+    x = ctx["x"]
+    return (g * _half_at_zero(x, ops.i0(x) - _over(ops.i1(x), x)),)
+
+
+def _i1e_grad(ctx, g):
+    """d (I1(x) e^-|x|) = (I0e(x) - I1e(x) (sign(x) + 1 / x)) dx, 1/2 at x = 0"""
+    x = ctx["x"]
+    i1e = ops.i1e(x)
+    return (g * _half_at_zero(x, ops.i0e(x) - ops.sign(x) * i1e - _over(i1e, x)),)
+
+
+_unary("i0", "the modified Bessel function of the first kind of order 0", _i0_grad, ("x",),
+       kinds="iuf")
+_unary("i0e", "I0(x) e^-|x| (exponentially scaled I0)", _i0e_grad, ("x",), kinds="iuf")
+_unary("i1", "the modified Bessel function of the first kind of order 1", _i1_grad, ("x",),
+       kinds="iuf")
+_unary("i1e", "I1(x) e^-|x| (exponentially scaled I1)", _i1e_grad, ("x",), kinds="iuf")
 register(OpDef("polygamma", ("x",), _polygamma_meta,
                "the n-th derivative of digamma (digamma for n = 0); (-1)**(n+1) inf at 0 and "
                "the negative integers, as Paddle; integers give float32",
@@ -533,6 +575,8 @@ for _name, _doc in [("isnan", "x is NaN"), ("isinf", "x is +inf or -inf"),
                     ("isfinite", "x is neither infinite nor NaN")]:
     register(OpDef(_name, ("x",), _unary_meta(_name, "biuf", _boolean), f"{_doc} (bool)"))
 
+register(OpDef("signbit", ("x",), _unary_meta("signbit", "iuf", _boolean),
+               "whether the sign bit of x is set: x < 0, and -0.0 and -NaN too (bool)"))
 
 # ---------------------------------------------------------------------------
 # logic and bits: no gradient
@@ -573,3 +617,8 @@ def _where_grad(ctx, g):
 register(OpDef("where", ("condition", "x", "y"), _where_meta,
                "x where condition is true (nonzero), else y (all three broadcast)",
                grad=_where_grad, saves=("condition",)))
+
+for _name, _doc in [("gcd", "the greatest common divisor of |x| and |y| (0 when both are 0)"),
+                    ("lcm", "the least common multiple of |x| and |y| (0 when either is 0)")]:
+    register(OpDef(_name, ("x", "y"), _binary_meta(_name, "iu"), f"{_doc} (broadcasting; "
+                   f"integers)"))

@@ -325,6 +325,69 @@ register(OpDef("cumprod", ("x",), _cumprod_meta,
 
 
 # ---------------------------------------------------------------------------
+# cummax, cummin, logcumsumexp
+# ---------------------------------------------------------------------------
+
+def _cum_extreme_meta(op):
+    def meta(x, axis=None, dtype=np.dtype(np.int64)):
+        _require(op, x, "iuf", "an int or float dtype")
+        if np.dtype(dtype) not in INDEX_DTYPES:
+            raise ValueError(f"{op}: dtype of the indices must be int32 or int64, got "
+                             f"{_dtype_name(dtype)}")
+        shape = _scan_shape(op, x.shape, axis, IndexError)
+        return Meta(shape, x.dtype), Meta(shape, np.dtype(dtype))
+    return meta
+
+
+def _cum_extreme_grad(ctx, g, g_indices):
+    """Each running extreme's gradient goes back to the position it was taken from."""
+    axis, shape = ctx.attrs["axis"], tuple(ctx.shape("x"))
+    if axis is None:
+        gx = _scatter_back(g, ctx["indices"], (int(np.prod(shape, dtype=np.int64)),), 0)
+        return ops.reshape(gx, shape=shape)
+    return _scatter_back(g, ctx["indices"], shape, axis)
+
+
+for _name, _what in (("cummax", "maximum"), ("cummin", "minimum")):
+    register(OpDef(_name, ("x",), _cum_extreme_meta(_name),
+                   f"Running {_what} along axis (x flattened when axis is None) and the index "
+                   f"it was taken from (ties: the later index; from a NaN on: the NaN and its "
+                   f"index).", attrs={"axis": None, "dtype": np.dtype(np.int64)},
+                   grad=_cum_extreme_grad, saves=("indices",), outputs=("out", "indices"),
+                   nondiff_outputs=("indices",)))
+
+
+def _logcumsumexp_meta(x, axis=None, reverse=False):
+    _require("logcumsumexp", x, "f", FLOAT_ONLY)
+    return Meta(_scan_shape("logcumsumexp", x.shape, axis, IndexError), x.dtype)
+
+
+def _logcumsumexp_grad(ctx, g):
+    """out_k = log(sum of exp(x_i) for i <= k) (i >= k when reverse), so x_i receives the
+    sum over k >= i of g_k exp(x_i - out_k). For the positive and negative parts of g
+    apart that is exp(x_i + logcumsumexp(log|g_k| - out_k)) taken the other way, which
+    neither overflows nor underflows where the answer is representable."""
+    a, x, out = ctx.attrs, ctx["x"], ctx["out"]
+    axis, shape = a["axis"], tuple(ctx.shape("x"))
+    if axis is None:
+        x, axis = ops.reshape(x, shape=(-1,)), 0
+    nothing = ops.full_like(g, fill_value=-np.inf)
+    one = ops.full_like(g, fill_value=1)
+
+    def part(mask, size):
+        log_g = ops.where(mask, ops.log(ops.where(mask, size, one)) - out, nothing)
+        return ops.exp(x + ops.logcumsumexp(log_g, axis=axis, reverse=not a["reverse"]))
+
+    gx = part(g > 0, g) - part(g < 0, -g)
+    return ops.reshape(gx, shape=shape) if a["axis"] is None else gx
+
+
+register(OpDef("logcumsumexp", ("x",), _logcumsumexp_meta,
+               "Running log(sum(exp(x))) along axis (x flattened when axis is None), from the "
+               "end when reverse, without overflow.", attrs={"axis": None, "reverse": False},
+               grad=_logcumsumexp_grad, saves=("x", "out")))
+
+# ---------------------------------------------------------------------------
 # argmax, argmin, all, any
 # ---------------------------------------------------------------------------
 
