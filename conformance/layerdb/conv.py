@@ -95,6 +95,7 @@ def _pool(kind, **kw):
 
 P1 = rand((2, 3, 7))
 P2 = rand((1, 2, 5, 7))
+P3 = rand((1, 2, 3, 5, 4))
 
 POOL = [
     entry("MaxPool1D", Case({"kernel_size": 2}, P1, _pool("max", kernel=2)),
@@ -139,7 +140,50 @@ POOL = [
                                     unary(lambda x: adaptive_pool(x, (3, 2), "max"))),
           Case({"output_size": 2, "return_mask": True}, rand((1, 2, 4, 4)), desc="return_mask",
                ref=lambda sd, x: (adaptive_pool(x, 2, "max"), _argmax_mask(x)))),
+    entry("MaxPool3D",
+          Case({"kernel_size": 2}, P3, _pool("max", kernel=2)),
+          Case({"kernel_size": 3, "stride": 2, "padding": 1, "ceil_mode": True}, P3,
+               _pool("max", kernel=3, stride=2, padding=1, ceil_mode=True), desc="ceil_mode"),
+          Case({"kernel_size": (2, 1, 3), "stride": 1, "data_format": "NDHWC"},
+               rand((1, 3, 2, 4, 2)),
+               unary(lambda x: channels_last(pool)(x, (2, 1, 3), 1, kind="max")), desc="NDHWC"),
+          Case({"kernel_size": 2, "return_mask": True}, rand((2, 1, 2, 4, 4)), grad=True,
+               desc="return_mask",
+               ref=lambda sd, x: (pool(x, 2, kind="max"), _argmax_mask_3d(x)))),
+    entry("AvgPool3D",
+          Case({"kernel_size": 2}, P3, _pool("avg", kernel=2)),
+          Case({"kernel_size": 3, "stride": 2, "padding": 1}, P3,
+               _pool("avg", kernel=3, stride=2, padding=1), desc="exclusive padding"),
+          Case({"kernel_size": 3, "stride": 2, "padding": 1, "exclusive": False}, P3,
+               _pool("avg", kernel=3, stride=2, padding=1, exclusive=False)),
+          Case({"kernel_size": 2, "ceil_mode": True}, P3,
+               _pool("avg", kernel=2, ceil_mode=True), desc="ceil_mode"),
+          Case({"kernel_size": 2, "divisor_override": 3}, P3,
+               unary(lambda x: pool(x, 2, kind="avg") * 8 / 3), desc="divisor_override"),
+          Case({"kernel_size": 2, "data_format": "NDHWC"}, rand((1, 2, 4, 5, 3)),
+               unary(lambda x: channels_last(pool)(x, 2, kind="avg")))),
+    entry("AdaptiveAvgPool3D",
+          Case({"output_size": (2, 3, 2)}, P3, unary(lambda x: adaptive_pool(x, (2, 3, 2)))),
+          Case({"output_size": [None, 2, 3], "data_format": "NDHWC"}, rand((1, 3, 5, 4, 2)),
+               unary(lambda x: channels_last(adaptive_pool)(x, (None, 2, 3))))),
+    entry("AdaptiveMaxPool3D", Case({"output_size": (3, 2, 2)}, P3,
+                                    unary(lambda x: adaptive_pool(x, (3, 2, 2), "max"))),
+          Case({"output_size": 2, "return_mask": True}, rand((1, 2, 4, 4, 4)),
+               desc="return_mask",
+               ref=lambda sd, x: (adaptive_pool(x, 2, "max"), _argmax_mask_3d(x)))),
 ]
+
+
+def _argmax_mask_3d(x):
+    """Flat index (within each D*H*W volume) of each 2x2x2 window's maximum."""
+    n, c, d, h, w = x.shape
+    win = x.reshape(n, c, d // 2, 2, h // 2, 2, w // 2, 2).transpose(
+        0, 1, 2, 4, 6, 3, 5, 7).reshape(n, c, d // 2, h // 2, w // 2, 8)
+    k = win.argmax(-1)
+    planes = np.arange(d // 2)[:, None, None] * 2 + k // 4
+    rows = np.arange(h // 2)[:, None] * 2 + k // 2 % 2
+    cols = np.arange(w // 2) * 2 + k % 2
+    return ((planes * h + rows) * w + cols).astype(np.int32)
 
 
 def _argmax_mask_1d(x):

@@ -1,9 +1,9 @@
 """paddle.nn.functional: pooling.
 
-The rows pool channels-first [N, C, H, W] input; channels-last input is transposed there and
-back, and 1-D pooling runs as 2-D pooling over an added axis of size 1 (as Paddle does).
+The rows pool channels-first [N, C, *spatial] input; channels-last input is transposed there
+and back, and 1-D pooling runs as 2-D pooling over an added axis of size 1 (as Paddle does).
 Adaptive average pooling is a composite: with A_h [OH, H] averaging each of Paddle's bins
-[floor(i H / OH), ceil((i + 1) H / OH)), it is A_h @ x @ A_w^T.
+[floor(i H / OH), ceil((i + 1) H / OH)), it is A_h @ x @ A_w^T (and alike along D in 3-D).
 """
 
 from __future__ import annotations
@@ -13,49 +13,87 @@ import numpy as np
 from ... import tensor as T
 from ..._core.creation import to_tensor
 from ..._core.dispatch import ops
+from ..._core.ops.conv import FORMATS, channels_last, spatial
 from ._check import check_tensor
 from .conv import as_tuple, resolve_padding
 
 
 def _pool_args(api, x, kernel_size, stride, padding, data_format, nd=2):
     check_tensor(x, api)
-    if data_format not in ("NCHW", "NHWC"):
-        raise ValueError(f"{api}: data_format must be 'NCHW' or 'NHWC', got {data_format!r}")
-    if x.ndim != 4:
-        raise ValueError(f"{api}: x must be a 4-D tensor ({data_format}), got shape {x.shape}")
-    ksize = as_tuple(kernel_size, 2, api, "kernel_size")
-    strides = ksize if stride is None else as_tuple(stride, 2, api, "stride")
-    size = x.shape[1:3] if data_format == "NHWC" else x.shape[2:]
-    paddings, _ = resolve_padding(padding, 2, size, ksize, strides, data_format, api)
-    if data_format == "NHWC":
-        x = T.transpose(x, [0, 3, 1, 2])
-    return x, {"kernel_size": ksize, "strides": strides, "paddings": paddings}
+    if data_format not in FORMATS[nd]:
+        raise ValueError(f"{api}: data_format must be " + " or ".join(map(repr, FORMATS[nd]))
+                         + f", got {data_format!r}")
+    if x.ndim != nd + 2:
+        raise ValueError(f"{api}: x must be a {nd + 2}-D tensor ({data_format}), got shape "
+                         f"{x.shape}")
+    ksize = as_tuple(kernel_size, nd, api, "kernel_size")
+    strides = ksize if stride is None else as_tuple(stride, nd, api, "stride")
+    paddings, _ = resolve_padding(padding, nd, spatial(x.shape, data_format), ksize, strides,
+                                  data_format, api)
+    return _first(x, data_format), {"kernel_size": ksize, "strides": strides,
+                                    "paddings": paddings}
+
+
+def _first(x, data_format):
+    """x with its channel axis at 1."""
+    return T.transpose(x, [0, x.ndim - 1, *range(1, x.ndim - 1)]) if channels_last(
+        data_format) else x
 
 
 def _back(out, data_format):
-    return T.transpose(out, [0, 2, 3, 1]) if data_format == "NHWC" else out
+    """out with its channel axis moved from 1 to where data_format puts it."""
+    return T.transpose(out, [0, *range(2, out.ndim), 1]) if channels_last(data_format) else out
+
+
+def _max_pool_nd(nd, x, kernel_size, stride, padding, return_mask, ceil_mode, data_format):
+    api = f"max_pool{nd}d"
+    if return_mask and data_format != FORMATS[nd][0]:
+        raise ValueError(f"{api}: when return_mask is True, data_format must be "
+                         f"{FORMATS[nd][0]!r}")
+    x, attrs = _pool_args(api, x, kernel_size, stride, padding, data_format, nd)
+    out, mask = getattr(ops, api)(x, ceil_mode=bool(ceil_mode), **attrs)
+    return (out, mask) if return_mask else _back(out, data_format)
+
+
+def _avg_pool_nd(nd, x, kernel_size, stride, padding, ceil_mode, exclusive, divisor_override,
+                 data_format):
+    api = f"avg_pool{nd}d"
+    x, attrs = _pool_args(api, x, kernel_size, stride, padding, data_format, nd)
+    out = getattr(ops, api)(x, ceil_mode=bool(ceil_mode), exclusive=bool(exclusive), **attrs)
+    if divisor_override is not None:
+        out = T.scale(out, float(np.prod(attrs["kernel_size"])) / float(divisor_override))
+    return _back(out, data_format)
 
 
 def max_pool2d(x, kernel_size, stride=None, padding=0, return_mask=False, ceil_mode=False,
                data_format="NCHW", name=None):
     """The maximum of each window; with return_mask also its flat index into H * W."""
-    if return_mask and data_format != "NCHW":
-        raise ValueError("max_pool2d: when return_mask is True, data_format must be 'NCHW'")
-    x, attrs = _pool_args("max_pool2d", x, kernel_size, stride, padding, data_format)
-    out, mask = ops.max_pool2d(x, ceil_mode=bool(ceil_mode), **attrs)
-    return (out, mask) if return_mask else _back(out, data_format)
+    return _max_pool_nd(2, x, kernel_size, stride, padding, return_mask, ceil_mode,
+                        data_format)
 
 
 def avg_pool2d(x, kernel_size, stride=None, padding=0, ceil_mode=False, exclusive=True,
                divisor_override=None, data_format="NCHW", name=None):
     """The mean of each window (exclusive: over its elements inside x); with
     divisor_override, the mean times kh * kw / divisor_override, as Paddle."""
-    x, attrs = _pool_args("avg_pool2d", x, kernel_size, stride, padding, data_format)
-    out = ops.avg_pool2d(x, ceil_mode=bool(ceil_mode), exclusive=bool(exclusive), **attrs)
-    if divisor_override is not None:
-        kh, kw = attrs["kernel_size"]
-        out = T.scale(out, kh * kw / float(divisor_override))
-    return _back(out, data_format)
+    return _avg_pool_nd(2, x, kernel_size, stride, padding, ceil_mode, exclusive,
+                        divisor_override, data_format)
+
+
+def max_pool3d(x, kernel_size, stride=None, padding=0, return_mask=False, ceil_mode=False,
+               data_format="NCDHW", name=None):
+    """The maximum of each window of x [N, C, D, H, W] (or NDHWC); with return_mask also its
+    flat index into D * H * W."""
+    return _max_pool_nd(3, x, kernel_size, stride, padding, return_mask, ceil_mode,
+                        data_format)
+
+
+def avg_pool3d(x, kernel_size, stride=None, padding=0, ceil_mode=False, exclusive=True,
+               divisor_override=None, data_format="NCDHW", name=None):
+    """The mean of each window of x [N, C, D, H, W] (or NDHWC); with divisor_override, the
+    mean times kd * kh * kw / divisor_override, as Paddle."""
+    return _avg_pool_nd(3, x, kernel_size, stride, padding, ceil_mode, exclusive,
+                        divisor_override, data_format)
 
 
 def _as_2d(api, x, kernel_size, stride, padding):
@@ -107,33 +145,56 @@ def _bin_matrix(n, m, dtype, place):
     return to_tensor(inside / (end - start)[:, None], dtype=dtype, place=place)
 
 
+def _adaptive_avg_pool_nd(nd, x, output_size, data_format):
+    """With A_i [O_i, S_i] averaging each bin along spatial axis i: x multiplied by A_i along
+    each axis (a matmul over the last axis, with the axes turned in between)."""
+    api = f"adaptive_avg_pool{nd}d"
+    check_tensor(x, api)
+    if data_format not in FORMATS[nd]:
+        raise ValueError(f"{api}: data_format must be " + " or ".join(map(repr, FORMATS[nd]))
+                         + f", got {data_format!r}")
+    if x.ndim != nd + 2:
+        raise ValueError(f"{api}: x must be a {nd + 2}-D tensor ({data_format}), got shape "
+                         f"{x.shape}")
+    x = _first(x, data_format)
+    size = tuple(x.shape[2:])
+    out_size = _output_size(api, output_size, size)
+    turn = [0, 1, x.ndim - 1, *range(2, x.ndim - 1)]        # the last spatial axis to the front
+    for n, m in reversed(list(zip(size, out_size))):
+        x = T.transpose(T.matmul(x, _bin_matrix(n, m, x.dtype, x.place), transpose_y=True), turn)
+    return _back(x, data_format)
+
+
 def adaptive_avg_pool2d(x, output_size, data_format="NCHW", name=None):
     """The mean of x over each of Paddle's adaptive bins."""
-    api = "adaptive_avg_pool2d"
+    return _adaptive_avg_pool_nd(2, x, output_size, data_format)
+
+
+def adaptive_avg_pool3d(x, output_size, data_format="NCDHW", name=None):
+    """The mean of x [N, C, D, H, W] (or NDHWC) over each of Paddle's adaptive bins."""
+    return _adaptive_avg_pool_nd(3, x, output_size, data_format)
+
+
+def _adaptive_max_pool_nd(nd, x, output_size, return_mask):
+    api = f"adaptive_max_pool{nd}d"
     check_tensor(x, api)
-    if data_format not in ("NCHW", "NHWC"):
-        raise ValueError(f"{api}: data_format must be 'NCHW' or 'NHWC', got {data_format!r}")
-    if x.ndim != 4:
-        raise ValueError(f"{api}: x must be a 4-D tensor ({data_format}), got shape {x.shape}")
-    if data_format == "NHWC":
-        x = T.transpose(x, [0, 3, 1, 2])
-    (h, w) = x.shape[2:]
-    oh, ow = _output_size(api, output_size, (h, w))
-    rows = _bin_matrix(h, oh, x.dtype, x.place)
-    cols = _bin_matrix(w, ow, x.dtype, x.place)
-    return _back(T.matmul(T.matmul(rows, x), cols, transpose_y=True), data_format)
+    if x.ndim != nd + 2:
+        raise ValueError(f"{api}: x must be a {nd + 2}-D tensor [N, C, "
+                         f"{', '.join(FORMATS[nd][0][2:])}], got shape {x.shape}")
+    out, mask = getattr(ops, api)(x, output_size=_output_size(api, output_size, x.shape[2:]))
+    return (out, mask) if return_mask else out
 
 
 def adaptive_max_pool2d(x, output_size, return_mask=False, name=None):
     """The maximum of x [N, C, H, W] over each of Paddle's adaptive bins; with return_mask
     also its flat index into H * W."""
-    api = "adaptive_max_pool2d"
-    check_tensor(x, api)
-    if x.ndim != 4:
-        raise ValueError(f"{api}: x must be a 4-D tensor [N, C, H, W], got shape {x.shape}")
-    out, mask = ops.adaptive_max_pool2d(x, output_size=_output_size(api, output_size,
-                                                                    x.shape[2:]))
-    return (out, mask) if return_mask else out
+    return _adaptive_max_pool_nd(2, x, output_size, return_mask)
+
+
+def adaptive_max_pool3d(x, output_size, return_mask=False, name=None):
+    """The maximum of x [N, C, D, H, W] over each of Paddle's adaptive bins; with return_mask
+    also its flat index into D * H * W."""
+    return _adaptive_max_pool_nd(3, x, output_size, return_mask)
 
 
 def _check_1d(api, x):
@@ -159,5 +220,6 @@ def adaptive_max_pool1d(x, output_size, return_mask=False, name=None):
     return (out, T.squeeze(mask, 2)) if return_mask else out
 
 
-__all__ = ["max_pool1d", "max_pool2d", "avg_pool1d", "avg_pool2d", "adaptive_avg_pool1d",
-           "adaptive_avg_pool2d", "adaptive_max_pool1d", "adaptive_max_pool2d"]
+__all__ = ["max_pool1d", "max_pool2d", "max_pool3d", "avg_pool1d", "avg_pool2d", "avg_pool3d",
+           "adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_avg_pool3d",
+           "adaptive_max_pool1d", "adaptive_max_pool2d", "adaptive_max_pool3d"]

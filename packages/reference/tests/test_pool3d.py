@@ -1,0 +1,178 @@
+"""3-D pooling: F.max/avg/adaptive pooling over [N, C, D, H, W] and their layers (values
+against NumPy window loops, Paddle's masks and padding rules, gradients by central
+differences, output shapes for odd sizes, errors)."""
+
+import itertools
+
+import numpy as np
+import pytest
+
+import dygrad as paddle
+import dygrad.nn.functional as F
+from dygrad import nn
+
+RNG = np.random.default_rng(0)
+
+
+def t(a, stop_gradient=True):
+    return paddle.to_tensor(a, stop_gradient=stop_gradient)
+
+
+def window_loop(x, k, s, p, reduce):
+    """reduce over each window of x [N, C, D, H, W] (no ceil_mode), one output at a time;
+    reduce gets the window's values inside x and its size counting padding."""
+    out_size = [(n + 2 * pp - kk) // ss + 1 for n, kk, ss, pp in zip(x.shape[2:], k, s, p)]
+    out = np.empty(x.shape[:2] + tuple(out_size))
+    for o in itertools.product(*map(range, out_size)):
+        lo = [i * ss - pp for i, ss, pp in zip(o, s, p)]
+        box = tuple(slice(max(a, 0), a + kk) for a, kk in zip(lo, k))
+        out[(Ellipsis,) + o] = reduce(x[(slice(None), slice(None)) + box], int(np.prod(k)))
+    return out
+
+
+def central_difference(f, x, eps=1e-6):
+    """d sum(f(x) * w) / dx for a fixed random w, by central differences (float64)."""
+    w = RNG.standard_normal(f(x).shape)
+    grad = np.zeros_like(x)
+    for i in np.ndindex(*x.shape):
+        up, down = x.copy(), x.copy()
+        up[i] += eps
+        down[i] -= eps
+        grad[i] = np.sum((f(up) - f(down)) * w) / (2 * eps)
+    return w, grad
+
+
+def check_gradient(fn, x):
+    w, want = central_difference(lambda a: fn(t(a)).numpy(), x)
+    xt = t(x, stop_gradient=False)
+    (fn(xt) * t(w)).sum().backward()
+    np.testing.assert_allclose(xt.grad.numpy(), want, rtol=1e-5, atol=1e-6)
+
+
+def test_max_pool3d_values_and_mask():
+    x = RNG.standard_normal((2, 3, 5, 4, 7))
+    out, mask = F.max_pool3d(t(x), 3, stride=2, padding=1, return_mask=True)
+    want = window_loop(x, (3, 3, 3), (2, 2, 2), (1, 1, 1),
+                       lambda b, _: b.max(axis=(2, 3, 4)))
+    np.testing.assert_array_equal(out.numpy(), want)
+    assert mask.dtype == paddle.int32 and out.shape == [2, 3, 3, 2, 4]
+    # the mask is the flat index into D * H * W of each maximum
+    np.testing.assert_array_equal(
+        np.take_along_axis(x.reshape(2, 3, -1), mask.numpy().reshape(2, 3, -1), axis=2),
+        want.reshape(2, 3, -1))
+
+
+def test_avg_pool3d_values_exclusive_and_not():
+    x = RNG.standard_normal((1, 2, 5, 6, 3))
+    k, s, p = (2, 3, 2), (2, 2, 1), (1, 1, 0)
+    exclusive = F.avg_pool3d(t(x), k, stride=s, padding=p).numpy()
+    np.testing.assert_allclose(exclusive, window_loop(x, k, s, p, lambda b, _: b.mean(
+        axis=(2, 3, 4))), rtol=1e-12)
+    # not exclusive: padding counts in the window's size
+    inclusive = F.avg_pool3d(t(x), k, stride=s, padding=p, exclusive=False).numpy()
+    np.testing.assert_allclose(inclusive, window_loop(x, k, s, p, lambda b, n: b.sum(
+        axis=(2, 3, 4)) / n), rtol=1e-12)
+
+
+def test_avg_pool3d_divisor_override():
+    x = RNG.standard_normal((1, 1, 4, 4, 4))
+    got = F.avg_pool3d(t(x), 2, divisor_override=3).numpy()
+    np.testing.assert_allclose(got, window_loop(x, (2,) * 3, (2,) * 3, (0,) * 3,
+                                                lambda b, _: b.sum(axis=(2, 3, 4)) / 3))
+
+
+def test_ceil_mode_and_odd_output_shapes():
+    x = t(RNG.standard_normal((1, 2, 5, 7, 3)))
+    assert F.max_pool3d(x, 2).shape == [1, 2, 2, 3, 1]
+    assert F.max_pool3d(x, 2, ceil_mode=True).shape == [1, 2, 3, 4, 2]
+    assert F.avg_pool3d(x, 3, stride=2, padding=1, ceil_mode=True).shape == [1, 2, 3, 4, 2]
+    assert F.avg_pool3d(x, (1, 2, 3), stride=(1, 2, 3)).shape == [1, 2, 5, 3, 1]
+    assert F.max_pool3d(x, 2, padding="SAME").shape == [1, 2, 3, 4, 2]
+    assert F.adaptive_avg_pool3d(x, (2, 3, 5)).shape == [1, 2, 2, 3, 5]
+    assert F.adaptive_max_pool3d(x, [None, 2, None]).shape == [1, 2, 5, 2, 3]
+
+
+def test_channels_last_equals_channels_first():
+    x = RNG.standard_normal((2, 3, 4, 5, 6))
+    last = t(x.transpose(0, 2, 3, 4, 1))
+    for f in (lambda a, fmt: F.max_pool3d(a, 2, 1, 1, data_format=fmt),
+              lambda a, fmt: F.avg_pool3d(a, (3, 2, 2), 2, data_format=fmt),
+              lambda a, fmt: F.adaptive_avg_pool3d(a, (3, 2, 4), data_format=fmt)):
+        np.testing.assert_allclose(f(last, "NDHWC").numpy(),
+                                   f(t(x), "NCDHW").numpy().transpose(0, 2, 3, 4, 1))
+
+
+def bins(n, m):
+    return [(i * n // m, -(-(i + 1) * n // m)) for i in range(m)]
+
+
+def adaptive_loop(x, size, reduce):
+    out = np.empty(x.shape[:2] + size)
+    for o in itertools.product(*map(range, size)):
+        box = tuple(slice(*bins(n, m)[i]) for i, n, m in zip(o, x.shape[2:], size))
+        out[(Ellipsis,) + o] = reduce(x[(slice(None), slice(None)) + box], axis=(2, 3, 4))
+    return out
+
+
+def test_adaptive_pool3d_values_and_mask():
+    x = RNG.standard_normal((2, 2, 5, 3, 7))
+    size = (3, 2, 4)
+    np.testing.assert_allclose(F.adaptive_avg_pool3d(t(x), size).numpy(),
+                               adaptive_loop(x, size, np.mean), rtol=1e-12)
+    out, mask = F.adaptive_max_pool3d(t(x), size, return_mask=True)
+    want = adaptive_loop(x, size, np.max)
+    np.testing.assert_array_equal(out.numpy(), want)
+    np.testing.assert_array_equal(
+        np.take_along_axis(x.reshape(2, 2, -1), mask.numpy().reshape(2, 2, -1), axis=2),
+        want.reshape(2, 2, -1))
+    assert F.adaptive_max_pool3d(t(x), 2).shape == [2, 2, 2, 2, 2]
+
+
+@pytest.mark.parametrize("fn", [
+    lambda a: F.max_pool3d(a, 2, stride=1, padding=1),
+    lambda a: F.max_pool3d(a, (2, 3, 2), stride=2, ceil_mode=True),
+    lambda a: F.avg_pool3d(a, 3, stride=2, padding=1),
+    lambda a: F.avg_pool3d(a, 2, stride=(1, 2, 1), exclusive=False, ceil_mode=True),
+    lambda a: F.avg_pool3d(a, 2, divisor_override=5),
+    lambda a: F.adaptive_avg_pool3d(a, (2, 3, 2)),
+    lambda a: F.adaptive_max_pool3d(a, (2, 2, 3)),
+], ids=["max", "max-ceil", "avg", "avg-inclusive-ceil", "avg-divisor", "adaptive-avg",
+        "adaptive-max"])
+def test_gradients_by_central_differences(fn):
+    # values a step apart: maxima stay put under the small steps
+    x = RNG.permutation(3 * 4 * 5).reshape(1, 1, 3, 4, 5) * 0.1
+    check_gradient(fn, x)
+
+
+def test_layers_match_functions_and_repr():
+    x = t(RNG.standard_normal((1, 2, 4, 5, 6)))
+    pairs = [(nn.MaxPool3D(2, 1, 1), F.max_pool3d(x, 2, 1, 1)),
+             (nn.AvgPool3D(3, 2, exclusive=False), F.avg_pool3d(x, 3, 2, exclusive=False)),
+             (nn.AdaptiveAvgPool3D((2, 2, 3)), F.adaptive_avg_pool3d(x, (2, 2, 3))),
+             (nn.AdaptiveMaxPool3D(2), F.adaptive_max_pool3d(x, 2))]
+    for layer, want in pairs:
+        np.testing.assert_array_equal(layer(x).numpy(), want.numpy())
+    out, mask = nn.MaxPool3D(2, return_mask=True)(x)
+    assert out.shape == mask.shape == [1, 2, 2, 2, 3]
+    assert repr(nn.MaxPool3D(2)) == "MaxPool3D(kernel_size=2, stride=None, padding=0)"
+    assert repr(nn.AdaptiveMaxPool3D(3)) == "AdaptiveMaxPool3D(output_size=3, return_mask=False)"
+
+
+def test_errors_name_the_api():
+    x = t(RNG.standard_normal((1, 2, 3, 4, 5)))
+    with pytest.raises(ValueError, match="max_pool3d: x must be a 5-D tensor"):
+        F.max_pool3d(t(np.zeros((1, 2, 3, 4))), 2)
+    with pytest.raises(ValueError, match="max_pool3d: when return_mask is True, data_format "
+                                         "must be 'NCDHW'"):
+        F.max_pool3d(x, 2, return_mask=True, data_format="NDHWC")
+    with pytest.raises(ValueError, match="avg_pool3d: data_format must be 'NCDHW' or 'NDHWC'"):
+        F.avg_pool3d(x, 2, data_format="NCHW")
+    with pytest.raises(ValueError, match="avg_pool3d: kernel_size must be an int or a list of 3"):
+        F.avg_pool3d(x, (2, 2))
+    with pytest.raises(ValueError, match="max_pool3d: the window"):
+        F.max_pool3d(x, 4)
+    with pytest.raises(ValueError, match="adaptive_avg_pool3d: output_size must be positive"):
+        F.adaptive_avg_pool3d(x, (0, 1, 1))
+    with pytest.raises(ValueError, match=r"adaptive_max_pool3d: x must be a 5-D tensor "
+                                         r"\[N, C, D, H, W\]"):
+        F.adaptive_max_pool3d(t(np.zeros((1, 2, 3))), 2)
