@@ -86,6 +86,15 @@ CONV = [
           # output_size 8 x 6 instead of 7 x 5: one extra row and column (output_padding)
           Case(_c(2, 2, 3, stride=2), rand((1, 2, 3, 2)), _convt(stride=2, output_padding=1),
                call={"output_size": [8, 6]}, desc="output_size")),
+    entry("Conv3DTranspose",
+          Case(_c(2, 3, 2), rand((1, 2, 2, 3, 2)), _convt()),
+          Case(_c(2, 4, (2, 1, 2), stride=2, padding=1, output_padding=1, groups=2),
+               rand((2, 2, 2, 3, 2)), _convt(stride=2, padding=1, output_padding=1, groups=2),
+               desc="stride/padding/output_padding/groups"),
+          Case(_c(2, 3, 2, dilation=2, data_format="NDHWC"), rand((1, 2, 3, 2, 2)),
+               _convt(last=True, dilation=2), desc="NDHWC dilation"),
+          Case(_c(2, 2, 2, stride=2), rand((1, 2, 2, 2, 3)), _convt(stride=2, output_padding=1),
+               call={"output_size": [5, 5, 7]}, desc="output_size")),
 ]
 
 

@@ -182,6 +182,28 @@ def conv2d_transpose_samples(dtype, rng):
                      {"output_size": out, **_full_attrs(2, attrs)}, f"{xs} -> {out}")
 
 
+def conv3d_transpose_samples(dtype, rng):
+    """As conv2d_transpose_samples, with filter [in, out / groups, kd, kh, kw]."""
+    for xs, fs, out, attrs in [
+        ((1, 2, 2, 3, 2), (2, 3, 2, 2, 3), (3, 4, 4), {}),
+        ((2, 4, 2, 2, 3), (4, 1, 2, 3, 2), (4, 2, 7), {"groups": 2, "strides": (2, 1, 2),
+                                                      "paddings": ((0, 1), (1, 1), (0, 0))}),
+        ((1, 1, 2, 2, 2), (1, 2, 2, 2, 2), (5, 4, 3), {"dilations": (2, 1, 1),
+                                                      "strides": (2, 2, 1)}),
+        ((1, 2, 3, 2, 3), (3, 2, 1, 2, 2), (4, 4, 3), {"data_format": "NDHWC",
+                                                      "strides": (2, 1, 1)}),
+    ]:
+        yield Sample((make(xs, dtype, rng), make(fs, dtype, rng)),
+                     {"output_size": out, **_full_attrs(3, attrs)}, f"{xs} -> {out}")
+
+
+def conv3d_transpose_errors(rng):
+    x = make((1, 2, 2, 2, 2), np.float32, rng)
+    yield ErrorInput(Sample((x, make((3, 1, 2, 2, 2), np.float32, rng)),
+                            {"output_size": (3, 3, 3)}), ValueError,
+                     r"conv3d_transpose: the input's channels \(2.*filter's first dimension")
+
+
 def conv2d_errors(rng):
     x = make((2, 3, 5, 5), np.float32, rng)
     yield ErrorInput(Sample((x, make((4, 2, 3, 3), np.float32, rng))), ValueError,
@@ -254,6 +276,8 @@ OPS = [
            gradgrad=True, tol=_CONV_TOL),
     OpInfo("conv2d_transpose", _conv_transpose_ref, conv2d_transpose_samples, gradgrad=True,
            tol=_CONV_TOL, errors=conv2d_transpose_errors),
+    OpInfo("conv3d_transpose", _conv_transpose_ref, conv3d_transpose_samples, gradgrad=True,
+           tol=_CONV_TOL, errors=conv3d_transpose_errors),
 ]
 
 

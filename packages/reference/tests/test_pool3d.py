@@ -176,3 +176,70 @@ def test_errors_name_the_api():
     with pytest.raises(ValueError, match=r"adaptive_max_pool3d: x must be a 5-D tensor "
                                          r"\[N, C, D, H, W\]"):
         F.adaptive_max_pool3d(t(np.zeros((1, 2, 3))), 2)
+
+
+# ---------------------------------------------------------------------------
+# conv3d_transpose
+# ---------------------------------------------------------------------------
+
+def transpose_loop(x, w, groups, stride, pad, dilation, out_size):
+    """Each input position adds x times the filter into the output at i * stride + k *
+    dilation - pad_before, one kernel position at a time."""
+    n, c = x.shape[:2]
+    cg, og = c // groups, w.shape[1]
+    full = [o + a + b for o, (a, b) in zip(out_size, pad)]
+    out = np.zeros((n, og * groups, *full))
+    for k in np.ndindex(*w.shape[2:]):
+        at = tuple(slice(kk * d, kk * d + s * (i - 1) + 1, s)
+                   for kk, d, s, i in zip(k, dilation, stride, x.shape[2:]))
+        for g in range(groups):
+            part = np.einsum("ncdhw,co->nodhw", x[:, g * cg:(g + 1) * cg],
+                             w[(slice(g * cg, (g + 1) * cg), slice(None)) + k])
+            out[(slice(None), slice(g * og, (g + 1) * og)) + at] += part
+    return out[(slice(None), slice(None)) + tuple(slice(a, a + o) for o, (a, _) in
+                                                  zip(out_size, pad))]
+
+
+def test_conv3d_transpose_values():
+    x, w, b = (RNG.standard_normal(s) for s in ((2, 4, 3, 2, 3), (4, 3, 2, 3, 2), (6,)))
+    got = F.conv3d_transpose(t(x), t(w), t(b), stride=2, padding=1, output_padding=1, groups=2)
+    assert got.shape == [2, 6, 5, 4, 5]
+    want = transpose_loop(x, w, 2, (2, 2, 2), ((1, 1),) * 3, (1, 1, 1), (5, 4, 5))
+    np.testing.assert_allclose(got.numpy(), want + b.reshape(-1, 1, 1, 1), rtol=1e-10)
+    # asymmetric padding, dilation, strides per axis and output_size (one more along H)
+    got = F.conv3d_transpose(t(x), t(w), stride=(1, 2, 3), padding=[1, 0, 0, 1, 1, 1],
+                             dilation=(2, 1, 1), groups=2, output_size=[4, 5, 7])
+    want = transpose_loop(x, w, 2, (1, 2, 3), ((1, 0), (0, 1), (1, 1)), (2, 1, 1), (4, 5, 7))
+    np.testing.assert_allclose(got.numpy(), want, rtol=1e-10)
+    last = F.conv3d_transpose(t(x.transpose(0, 2, 3, 4, 1)), t(w), stride=2, groups=2,
+                              data_format="NDHWC")
+    np.testing.assert_allclose(last.numpy().transpose(0, 4, 1, 2, 3), F.conv3d_transpose(
+        t(x), t(w), stride=2, groups=2).numpy(), rtol=1e-12)
+
+
+def test_conv3d_transpose_gradients_by_central_differences():
+    x = RNG.standard_normal((1, 2, 2, 3, 2))
+    w = RNG.standard_normal((2, 2, 2, 2, 3))
+    check_gradient(lambda a: F.conv3d_transpose(a, t(w), stride=(2, 1, 2), padding=1,
+                                                dilation=(1, 2, 1)), x)
+    check_gradient(lambda a: F.conv3d_transpose(t(x), a, stride=2, output_padding=1), w)
+
+
+def test_conv3d_transpose_layer_and_errors():
+    layer = nn.Conv3DTranspose(4, 6, (2, 3, 2), stride=2, groups=2)
+    assert layer.weight.shape == [4, 3, 2, 3, 2] and layer.bias.shape == [6]
+    # repr as Paddle 3.3.1 prints it
+    assert repr(layer) == ("Conv3DTranspose(4, 6, kernel_size=[2, 3, 2], stride=[2, 2, 2], "
+                           "groups=2, data_format=NCDHW)")
+    x = t(RNG.standard_normal((1, 4, 2, 2, 2)))
+    assert layer(x).shape == [1, 6, 4, 5, 4]
+    assert layer(x, output_size=[5, 6, 5]).shape == [1, 6, 5, 6, 5]
+    with pytest.raises(ValueError, match=r"conv3d_transpose: output_size \[9, 9, 9\] is not "
+                                         "reachable"):
+        F.conv3d_transpose(x, layer.weight, groups=2, output_size=[9, 9, 9])
+    with pytest.raises(ValueError, match="conv3d_transpose: data_format must be one of"):
+        F.conv3d_transpose(x, layer.weight, groups=2, data_format="NCHW")
+    with pytest.raises(ValueError, match="conv3d_transpose: weight must be a 5-D tensor"):
+        F.conv3d_transpose(x, t(np.zeros((4, 3, 2, 2))))
+    with pytest.raises(ValueError, match="conv3d_transpose: output_padding"):
+        F.conv3d_transpose(x, layer.weight, stride=2, output_padding=2, groups=2)

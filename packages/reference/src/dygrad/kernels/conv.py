@@ -178,6 +178,15 @@ def conv2d_transpose(x, filter, output_size=(1, 1), strides=(1, 1), paddings=((0
                             data_format)
 
 
+@kernel
+def conv3d_transpose(x, filter, output_size=(1, 1, 1), strides=(1, 1, 1),
+                     paddings=((0, 0), (0, 0), (0, 0)), dilations=(1, 1, 1), groups=1,
+                     data_format="NCDHW"):
+    """3-D transposed convolution: conv3d's input gradient with x as the output gradient"""
+    return _conv_grad_input(x, filter, output_size, strides, paddings, dilations, groups,
+                            data_format)
+
+
 def pool_divisor(size, kernel_size, strides, paddings, ceil_mode, exclusive):
     """The size of each pooling window [*out]: the window clamped to x (exclusive), else to
     [-pad_before, size + pad_before) (Paddle's rule, which ignores the padding after)."""

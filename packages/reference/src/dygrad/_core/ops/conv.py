@@ -243,35 +243,41 @@ def transpose_out_size(op, size, ksize, strides, paddings, dilations, output_siz
                              f"(kernel {list(ksize)}, strides {list(strides)})")
 
 
-def _conv2d_transpose_meta(x, filter, output_size=(1, 1), strides=(1, 1),
-                           paddings=((0, 0), (0, 0)), dilations=(1, 1), groups=1,
-                           data_format="NCHW"):
-    op = "conv2d_transpose"
-    _conv_checks(op, 2, x, filter, strides, paddings, dilations, groups, data_format,
-                 transposed=True)
-    transpose_out_size(op, spatial(x.shape, data_format), filter.shape[2:], strides, paddings,
-                       dilations, output_size)
-    return Meta(_layout(x.shape[0], filter.shape[1] * groups, tuple(output_size), data_format),
-                x.dtype)
+def _register_transpose(nd):
+    """The row conv{nd}d_transpose: conv{nd}d_grad_input with x as the output gradient."""
+    op, conv = f"conv{nd}d_transpose", f"conv{nd}d"
+    ones, zeros, fmt = (1,) * nd, ((0, 0),) * nd, FORMATS[nd][0]
+
+    def meta(x, filter, output_size=ones, strides=ones, paddings=zeros, dilations=ones,
+             groups=1, data_format=fmt):
+        _conv_checks(op, nd, x, filter, strides, paddings, dilations, groups, data_format,
+                     transposed=True)
+        transpose_out_size(op, spatial(x.shape, data_format), filter.shape[2:], strides,
+                           paddings, dilations, output_size)
+        return Meta(_layout(x.shape[0], filter.shape[1] * groups, tuple(output_size),
+                            data_format), x.dtype)
+
+    def grad(ctx, g):
+        """out = grad_input(x, filter): dx = conv(g, filter), dfilter = grad_filter(g, x)."""
+        a = _common(ctx.attrs)
+        dx = getattr(ops, conv)(g, ctx["filter"], **a) if ctx.needs("x") else None
+        dw = (getattr(ops, f"{conv}_grad_filter")(g, ctx["x"],
+                                                  filter_size=ctx.shape("filter")[2:], **a)
+              if ctx.needs("filter") else None)
+        return dx, dw
+
+    register(OpDef(op, ("x", "filter"), meta,
+                   f"{nd}-D transposed convolution of x with filter [in_channels, out_channels "
+                   f"/ groups, *kernel] to spatial size output_size: every input element adds "
+                   f"filter times itself into its window of the output ({conv}'s input "
+                   f"gradient).",
+                   attrs={"output_size": ones, "strides": ones, "paddings": zeros,
+                          "dilations": ones, "groups": 1, "data_format": fmt},
+                   grad=grad, saves=("x", "filter")))
 
 
-def _conv2d_transpose_grad(ctx, g):
-    """out = conv2d_grad_input(x, filter): dx = conv2d(g, filter),
-    dfilter = conv2d_grad_filter(g, x)."""
-    a = _common(ctx.attrs)
-    dx = ops.conv2d(g, ctx["filter"], **a) if ctx.needs("x") else None
-    dw = (ops.conv2d_grad_filter(g, ctx["x"], filter_size=ctx.shape("filter")[2:], **a)
-          if ctx.needs("filter") else None)
-    return dx, dw
-
-
-register(OpDef("conv2d_transpose", ("x", "filter"), _conv2d_transpose_meta,
-               "2-D transposed convolution of x with filter [in_channels, out_channels / groups,"
-               " kh, kw] to spatial size output_size: every input element adds filter times "
-               "itself into its window of the output (conv2d's input gradient).",
-               attrs={"output_size": (1, 1), "strides": (1, 1), "paddings": ((0, 0), (0, 0)),
-                      "dilations": (1, 1), "groups": 1, "data_format": "NCHW"},
-               grad=_conv2d_transpose_grad, saves=("x", "filter")))
+_register_transpose(2)
+_register_transpose(3)
 
 
 # ---------------------------------------------------------------------------
