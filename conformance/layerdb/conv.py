@@ -183,6 +183,48 @@ POOL = [
 ]
 
 
+
+def _unpool_inputs(shape, output_size):
+    """x and distinct flat positions of output_size per plane (as a max pooling's mask)."""
+    def inputs(rng):
+        n, c = shape[:2]
+        size, count = int(np.prod(output_size)), int(np.prod(shape[2:]))
+        idx = np.stack([rng.choice(size, count, replace=False) for _ in range(n * c)])
+        return rng.uniform(-2, 2, shape), idx.reshape(shape).astype(np.int32)
+    return inputs
+
+
+def _unpool_ref(output_size):
+    def ref(sd, x, idx):
+        n, c = x.shape[:2]
+        out = np.zeros((n * c, int(np.prod(output_size))))
+        out[np.arange(n * c)[:, None], idx.reshape(n * c, -1)] = x.reshape(n * c, -1)
+        return out.reshape((n, c) + tuple(output_size))
+    return ref
+
+
+UNPOOL = [
+    entry("MaxUnPool1D",
+          Case({"kernel_size": 2}, _unpool_inputs((2, 3, 3), (6,)), _unpool_ref((6,)),
+               grad=True),
+          Case({"kernel_size": 3, "stride": 2, "padding": 1}, _unpool_inputs((1, 2, 4), (7,)),
+               _unpool_ref((7,)), desc="stride/padding"),
+          Case({"kernel_size": 2, "output_size": [7]}, _unpool_inputs((1, 1, 3), (7,)),
+               _unpool_ref((7,)), desc="output_size")),
+    entry("MaxUnPool2D",
+          Case({"kernel_size": 2}, _unpool_inputs((2, 2, 2, 3), (4, 6)), _unpool_ref((4, 6)),
+               grad=True),
+          Case({"kernel_size": 3, "stride": 2, "padding": 1, "output_size": [6, 4]},
+               _unpool_inputs((1, 2, 3, 2), (6, 4)), _unpool_ref((6, 4)), desc="output_size")),
+    entry("MaxUnPool3D",
+          Case({"kernel_size": 2}, _unpool_inputs((1, 2, 1, 2, 3), (2, 4, 6)),
+               _unpool_ref((2, 4, 6)), grad=True),
+          Case({"kernel_size": (1, 2, 2), "stride": (1, 2, 1), "output_size": [1, 2, 3, 5, 4]},
+               _unpool_inputs((1, 2, 3, 2, 3), (3, 5, 4)), _unpool_ref((3, 5, 4)),
+               desc="output_size")),
+]
+
+
 def _argmax_mask_3d(x):
     """Flat index (within each D*H*W volume) of each 2x2x2 window's maximum."""
     n, c, d, h, w = x.shape
@@ -312,4 +354,4 @@ NORM = [
                _lrn(4, 0.5, 0.5, 2.0))),
 ]
 
-LAYERS = CONV + POOL + NORM
+LAYERS = CONV + POOL + UNPOOL + NORM

@@ -628,3 +628,60 @@ OPS += [
     OpInfo("adaptive_max_pool3d", _adaptive_max_pool3d_ref, adaptive_max_pool3d_samples,
            gradgrad=True),
 ]
+
+
+
+# ---------------------------------------------------------------------------
+# max_unpool: values written at flat spatial positions
+# ---------------------------------------------------------------------------
+
+def _max_unpool_ref(x, indices, output_size=None):
+    """out[n, c].flat[indices[n, c, ...]] = x[n, c, ...], one plane at a time (in x's order,
+    so of a repeated position the last value stays)."""
+    n, c = x.shape[:2]
+    out = np.zeros((n, c, int(np.prod(output_size))), dtype=x.dtype)
+    for i, j in np.ndindex(n, c):
+        for v, k in zip(x[i, j].reshape(-1), indices[i, j].reshape(-1)):
+            out[i, j, k] = v
+    return out.reshape((n, c) + tuple(output_size))
+
+
+def _positions(shape, output_size, rng):
+    """Distinct flat positions of output_size for each [N, C] plane, shaped like x."""
+    n, c = shape[:2]
+    size, count = int(np.prod(output_size)), int(np.prod(shape[2:]))
+    return np.array([rng.choice(size, count, replace=False) for _ in range(n * c)],
+                    dtype=np.int32).reshape(shape)
+
+
+def _max_unpool_samples(cases):
+    def gen(dtype, rng):
+        for shape, size in cases:
+            yield Sample((make(shape, dtype, rng), _positions(shape, size, rng)),
+                         {"output_size": size}, f"{shape} -> {size}")
+        x = make((1, 1) + (2,) * (len(cases[0][1])), dtype, rng)
+        mask = np.zeros(x.shape, np.int32)                   # every value at position 0
+        yield Sample((x, mask), {"output_size": cases[0][1]}, "repeated position", grad=False)
+    return gen
+
+
+def _max_unpool_errors(nd):
+    def gen(rng):
+        x = make((1, 1) + (2,) * nd, np.float32, rng)
+        yield ErrorInput(Sample((x, np.full(x.shape, 9, np.int32)), {"output_size": (2,) * nd}),
+                         ValueError, rf"max_unpool{nd}d: indices must be in \[0, {2 ** nd}\)")
+        yield ErrorInput(Sample((x, np.zeros((1, 2) + (2,) * nd, np.int32)),
+                                {"output_size": (4,) * nd}), ValueError,
+                         "must have the shape of x")
+    return gen
+
+
+OPS += [
+    OpInfo("max_unpool2d", _max_unpool_ref,
+           _max_unpool_samples([((1, 1, 2, 2), (4, 4)), ((2, 3, 3, 2), (5, 4)),
+                                ((1, 2, 1, 3), (3, 7)), ((0, 2, 2, 2), (4, 4))]),
+           gradgrad=True, errors=_max_unpool_errors(2)),
+    OpInfo("max_unpool3d", _max_unpool_ref,
+           _max_unpool_samples([((1, 1, 1, 2, 2), (2, 4, 4)), ((2, 2, 2, 3, 1), (3, 5, 2))]),
+           gradgrad=True, errors=_max_unpool_errors(3)),
+]

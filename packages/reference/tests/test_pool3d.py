@@ -243,3 +243,76 @@ def test_conv3d_transpose_layer_and_errors():
         F.conv3d_transpose(x, t(np.zeros((4, 3, 2, 2))))
     with pytest.raises(ValueError, match="conv3d_transpose: output_padding"):
         F.conv3d_transpose(x, layer.weight, stride=2, output_padding=2, groups=2)
+
+
+# ---------------------------------------------------------------------------
+# max_unpool
+# ---------------------------------------------------------------------------
+
+def unpool_loop(x, indices, size):
+    """Zeros with each value of x written at its flat index, in x's order."""
+    out = np.zeros(x.shape[:2] + (int(np.prod(size)),))
+    for (n, c, *pos), v in np.ndenumerate(x):
+        out[n, c, indices[(n, c, *pos)]] = v
+    return out.reshape(x.shape[:2] + tuple(size))
+
+
+@pytest.mark.parametrize("nd,shape,k,s,p,size", [
+    (1, (2, 3, 7), 2, None, 0, (6,)),
+    (2, (2, 3, 5, 7), 3, 2, 1, (5, 7)),
+    (3, (1, 2, 4, 4, 6), 2, None, 0, (4, 4, 6)),
+])
+def test_max_unpool_puts_the_maxima_back(nd, shape, k, s, p, size):
+    x = RNG.standard_normal(shape)
+    pool, unpool = getattr(F, f"max_pool{nd}d"), getattr(F, f"max_unpool{nd}d")
+    out, mask = pool(t(x), k, s, p, return_mask=True)
+    got = unpool(out, mask, k, s, p)
+    assert got.shape == [shape[0], shape[1], *size]
+    np.testing.assert_array_equal(got.numpy(), unpool_loop(out.numpy(), mask.numpy(), size))
+    # the layer does the same
+    layer = getattr(nn, f"MaxUnPool{nd}D")(k, s, p)
+    np.testing.assert_array_equal(layer(out, mask).numpy(), got.numpy())
+
+
+def test_max_unpool_overlapping_windows_write_once():
+    """Overlapping windows share maxima: a repeated index is written, not added (Paddle)."""
+    x = np.arange(16.0).reshape(1, 1, 4, 4)
+    out, mask = F.max_pool2d(t(x), 3, stride=1, return_mask=True)
+    got = F.max_unpool2d(out, mask, 3, stride=1).numpy()
+    want = np.zeros((1, 1, 4, 4))
+    want[0, 0, 2:, 2:] = [[10, 11], [14, 15]]
+    np.testing.assert_array_equal(got, want)
+    dup = F.max_unpool2d(t(np.array([[[[1.0, 2.0], [3.0, 4.0]]]])),
+                         t(np.array([[[[5, 5], [5, 0]]]], dtype="int32")), 2).numpy()
+    # as Paddle 3.3.1: the last value at a repeated position stays
+    assert dup[0, 0].reshape(-1)[5] == 3.0 and dup[0, 0, 0, 0] == 4.0
+
+
+def test_max_unpool_output_size_and_gradient():
+    x = RNG.permutation(2 * 3 * 4).reshape(1, 2, 3, 4) * 0.1
+    out, mask = F.max_pool2d(t(x), 2, return_mask=True)
+    assert F.max_unpool2d(out, mask, 2, output_size=[3, 5]).shape == [1, 2, 3, 5]
+    assert F.max_unpool2d(out, mask, 2, output_size=[1, 2, 3, 4]).shape == [1, 2, 3, 4]
+    check_gradient(lambda a: F.max_unpool2d(a, mask, 2, output_size=[3, 5]), out.numpy())
+    x3 = RNG.standard_normal((1, 1, 2, 2, 3))
+    idx = t(RNG.permutation(2 * 4 * 6)[:12].reshape(1, 1, 2, 2, 3).astype("int32"))
+    check_gradient(lambda a: F.max_unpool3d(a, idx, 2), x3)
+    assert repr(nn.MaxUnPool3D(2, output_size=[4, 4, 4])) == \
+        "MaxUnPool3D(output_size=[4, 4, 4])"
+
+
+def test_max_unpool_errors():
+    out, mask = F.max_pool2d(t(RNG.standard_normal((1, 1, 4, 4))), 2, return_mask=True)
+    with pytest.raises(ValueError, match=r"max_unpool2d: output_size must be 2 \(or 4\) sizes "
+                                         r"each within stride \[2, 2\] of the default \[4, 4\]"):
+        F.max_unpool2d(out, mask, 2, output_size=[6, 6])
+    with pytest.raises(ValueError, match="max_unpool2d: data_format must be 'NCHW'"):
+        F.max_unpool2d(out, mask, 2, data_format="NHWC")
+    with pytest.raises(ValueError, match="max_unpool2d: indices of shape"):
+        F.max_unpool2d(out, mask[:, :, :1], 2)
+    with pytest.raises(ValueError, match=r"max_unpool2d: indices must be in \[0, 16\)"):
+        F.max_unpool2d(out, mask * 10, 2)
+    with pytest.raises(ValueError, match="max_unpool3d: x must be a 5-D tensor"):
+        F.max_unpool3d(out, mask, 2)
+    with pytest.raises(ValueError, match="max_unpool1d: data_format must be 'NCL'"):
+        F.max_unpool1d(out[:, :, 0], mask[:, :, 0], 2, data_format="NLC")

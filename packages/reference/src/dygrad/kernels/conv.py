@@ -361,3 +361,29 @@ def adaptive_max_pool2d(x, output_size=(1, 1)):
 def adaptive_max_pool3d(x, output_size=(1, 1, 1)):
     """maxima over Paddle's adaptive bins, and where in x [D * H * W] each came from"""
     return _adaptive_max_pool(x, output_size)
+
+
+def _max_unpool(x, indices, output_size):
+    """zeros [N, C, *output_size] with x written at the flat positions indices name"""
+    n, c = x.shape[:2]
+    size = int(np.prod(output_size))
+    idx = indices.reshape(n * c, int(np.prod(x.shape[2:]))).astype(np.int64)
+    if idx.size and (idx.min() < 0 or idx.max() >= size):
+        raise ValueError(f"max_unpool{len(output_size)}d: indices must be in [0, {size}) (the "
+                         f"output's {list(output_size)} positions), got values in "
+                         f"[{idx.min()}, {idx.max()}]")
+    out = np.zeros((n * c, size), dtype=x.dtype)
+    out[np.arange(n * c)[:, None], idx] = x.reshape(idx.shape)
+    return out.reshape((n, c) + tuple(output_size))
+
+
+@kernel
+def max_unpool2d(x, indices, output_size=(1, 1)):
+    """zeros [N, C, *output_size] with x written at the flat H * W positions indices name"""
+    return _max_unpool(x, indices, output_size)
+
+
+@kernel
+def max_unpool3d(x, indices, output_size=(1, 1, 1)):
+    """zeros [N, C, *output_size] with x written at the flat D * H * W positions indices name"""
+    return _max_unpool(x, indices, output_size)

@@ -156,6 +156,46 @@ class AdaptiveMaxPool3D(_Pool):
         super().__init__(output_size=output_size, return_mask=return_mask)
 
 
+class _MaxUnPool(_Pool):
+    """max_unpool's settings; Paddle shows only output_size."""
+
+    _shown = ("output_size",)
+
+    def __init__(self, kernel_size, stride=None, padding=0, data_format="NCHW",
+                 output_size=None, name=None):
+        super().__init__(kernel_size=kernel_size, stride=stride, padding=padding,
+                         data_format=data_format, output_size=output_size)
+
+    def forward(self, x, indices):
+        return self._fn(x, indices, **self._settings)
+
+
+class MaxUnPool1D(_MaxUnPool):
+    """max_pool1d undone: x [N, C, L] written at its indices (max_pool1d's mask)."""
+
+    _fn = staticmethod(F.max_unpool1d)
+
+    def __init__(self, kernel_size, stride=None, padding=0, data_format="NCL",
+                 output_size=None, name=None):
+        super().__init__(kernel_size, stride, padding, data_format, output_size)
+
+
+class MaxUnPool2D(_MaxUnPool):
+    """max_pool2d undone: x [N, C, H, W] written at its indices (max_pool2d's mask)."""
+
+    _fn = staticmethod(F.max_unpool2d)
+
+
+class MaxUnPool3D(_MaxUnPool):
+    """max_pool3d undone: x [N, C, D, H, W] written at its indices (max_pool3d's mask)."""
+
+    _fn = staticmethod(F.max_unpool3d)
+
+    def __init__(self, kernel_size, stride=None, padding=0, data_format="NCDHW",
+                 output_size=None, name=None):
+        super().__init__(kernel_size, stride, padding, data_format, output_size)
+
+
 __all__ = ["MaxPool1D", "MaxPool2D", "MaxPool3D", "AvgPool1D", "AvgPool2D", "AvgPool3D",
            "AdaptiveAvgPool1D", "AdaptiveAvgPool2D", "AdaptiveAvgPool3D", "AdaptiveMaxPool1D",
-           "AdaptiveMaxPool2D", "AdaptiveMaxPool3D"]
+           "AdaptiveMaxPool2D", "AdaptiveMaxPool3D", "MaxUnPool1D", "MaxUnPool2D", "MaxUnPool3D"]

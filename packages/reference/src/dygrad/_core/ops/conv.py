@@ -419,3 +419,41 @@ def _register_pool(nd):
 
 _register_pool(2)
 _register_pool(3)
+
+
+def _register_unpool(nd):
+    """The row max_unpool{nd}d: the values of a max pooling put back where its mask says."""
+    op, ones = f"max_unpool{nd}d", (1,) * nd
+
+    def meta(x, indices, output_size=ones):
+        _check_rank(op, "x", x, nd + 2, FORMATS[nd][0])
+        _check_float(op, ("x", x))
+        if tuple(indices.shape) != tuple(x.shape):
+            raise ValueError(f"{op}: indices of shape {_name(indices.shape)} must have the "
+                             f"shape of x ({_name(x.shape)})")
+        if indices.dtype.kind not in "iu":
+            raise TypeError(f"{op}: indices must be an int32 or int64 tensor, got "
+                            f"{from_numpy(indices.dtype).name}")
+        if len(output_size) != nd or min(output_size) <= 0:
+            raise ValueError(f"{op}: output_size must be {nd} positive ints, got "
+                             f"{list(output_size)}")
+        return Meta(tuple(x.shape[:2]) + tuple(output_size), x.dtype)
+
+    def grad(ctx, g):
+        """Each value's gradient is g where it was put."""
+        n, c = ctx.shape("x")[:2]
+        idx = ops.reshape(ctx["indices"], shape=(n, c, int(np.prod(ctx.shape("x")[2:]))))
+        got = ops.take_along_axis(ops.reshape(g, shape=(n, c, int(np.prod(g.shape[2:])))), idx,
+                                  axis=2)
+        return ops.reshape(got, shape=tuple(ctx.shape("x"))), None
+
+    register(OpDef(op, ("x", "indices"), meta,
+                   f"Zeros [N, C, *output_size] with each value of x written at the flat "
+                   f"{' * '.join(FORMATS[nd][0][2:])} position indices names (of a repeated "
+                   f"position, one of its values: the last in x's order on NumPy, as Paddle's "
+                   f"CPU kernel): the inverse of max_pool{nd}d.",
+                   attrs={"output_size": ones}, grad=grad, saves=("indices",)))
+
+
+_register_unpool(2)
+_register_unpool(3)

@@ -197,6 +197,69 @@ def adaptive_max_pool3d(x, output_size, return_mask=False, name=None):
     return _adaptive_max_pool_nd(3, x, output_size, return_mask)
 
 
+def _unpool_nd(nd, api, x, indices, kernel_size, stride, padding, data_format, output_size):
+    """max_unpool{nd}d's checks and output size: by default (in - 1) * stride - pad_before -
+    pad_after + kernel_size, else output_size (the last nd of a list of nd or nd + 2 ints),
+    which must lie strictly within stride of that default, as Paddle."""
+    check_tensor(x, api)
+    check_tensor(indices, api, "indices")
+    fmt = FORMATS[nd][0]
+    if data_format != fmt:
+        raise ValueError(f"{api}: data_format must be {fmt!r}, got {data_format!r}")
+    if x.ndim != nd + 2:
+        raise ValueError(f"{api}: x must be a {nd + 2}-D tensor [N, C, {', '.join(fmt[2:])}], "
+                         f"got shape {x.shape}")
+    if indices.shape != x.shape:
+        raise ValueError(f"{api}: indices of shape {indices.shape} must have the shape of x "
+                         f"({x.shape})")
+    ksize = as_tuple(kernel_size, nd, api, "kernel_size")
+    strides = ksize if stride is None else as_tuple(stride, nd, api, "stride")
+    paddings, _ = resolve_padding(padding, nd, spatial(x.shape, fmt), ksize, strides, fmt, api)
+    default = [(n - 1) * s - a - b + k
+               for n, s, (a, b), k in zip(x.shape[2:], strides, paddings, ksize)]
+    if output_size is None:
+        return tuple(default)
+    out = list(output_size)[-nd:] if isinstance(output_size, (list, tuple)) and len(
+        output_size) in (nd, nd + 2) else None
+    if out is None or any(not d - s < o < d + s for o, d, s in zip(out, default, strides)):
+        raise ValueError(f"{api}: output_size must be {nd} (or {nd + 2}) sizes each within "
+                         f"stride {list(strides)} of the default {default} (exclusive), got "
+                         f"{output_size!r}")
+    return tuple(int(o) for o in out)
+
+
+def max_unpool2d(x, indices, kernel_size, stride=None, padding=0, data_format="NCHW",
+                 output_size=None, name=None):
+    """max_pool2d undone: zeros with each value of x [N, C, H, W] at the flat index into the
+    output's H * W that indices (max_pool2d's mask) gives."""
+    size = _unpool_nd(2, "max_unpool2d", x, indices, kernel_size, stride, padding,
+                      data_format, output_size)
+    return ops.max_unpool2d(x, indices, output_size=size)
+
+
+def max_unpool3d(x, indices, kernel_size, stride=None, padding=0, data_format="NCDHW",
+                 output_size=None, name=None):
+    """max_pool3d undone: zeros with each value of x [N, C, D, H, W] at the flat index into
+    the output's D * H * W that indices (max_pool3d's mask) gives."""
+    size = _unpool_nd(3, "max_unpool3d", x, indices, kernel_size, stride, padding,
+                      data_format, output_size)
+    return ops.max_unpool3d(x, indices, output_size=size)
+
+
+def max_unpool1d(x, indices, kernel_size, stride=None, padding=0, data_format="NCL",
+                 output_size=None, name=None):
+    """max_pool1d undone (as max_unpool2d over an added axis of size 1)."""
+    api = "max_unpool1d"
+    if data_format != "NCL":
+        raise ValueError(f"{api}: data_format must be 'NCL', got {data_format!r}")
+    check_tensor(indices, api, "indices")
+    x2, k, s, p = _as_2d(api, x, kernel_size, stride, padding)
+    if isinstance(output_size, (list, tuple)) and len(output_size) in (1, 3):
+        output_size = (1, output_size[-1])
+    size = _unpool_nd(2, api, x2, T.unsqueeze(indices, 2), k, s, p, "NCHW", output_size)
+    return T.squeeze(ops.max_unpool2d(x2, T.unsqueeze(indices, 2), output_size=size), 2)
+
+
 def _check_1d(api, x):
     check_tensor(x, api)
     if x.ndim != 3:
@@ -222,4 +285,5 @@ def adaptive_max_pool1d(x, output_size, return_mask=False, name=None):
 
 __all__ = ["max_pool1d", "max_pool2d", "max_pool3d", "avg_pool1d", "avg_pool2d", "avg_pool3d",
            "adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_avg_pool3d",
-           "adaptive_max_pool1d", "adaptive_max_pool2d", "adaptive_max_pool3d"]
+           "adaptive_max_pool1d", "adaptive_max_pool2d", "adaptive_max_pool3d", "max_unpool1d",
+           "max_unpool2d", "max_unpool3d"]
