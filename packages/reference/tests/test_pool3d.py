@@ -316,3 +316,99 @@ def test_max_unpool_errors():
         F.max_unpool3d(out, mask, 2)
     with pytest.raises(ValueError, match="max_unpool1d: data_format must be 'NCL'"):
         F.max_unpool1d(out[:, :, 0], mask[:, :, 0], 2, data_format="NLC")
+
+
+# ---------------------------------------------------------------------------
+# affine_grid and grid_sample
+# ---------------------------------------------------------------------------
+
+def sample_loop(x, grid, mode, align_corners):
+    """grid_sample with zero padding, one output position at a time."""
+    n, c, h, w = x.shape
+    out = np.zeros((n, c) + grid.shape[1:3])
+    for b, i, j in np.ndindex(n, *grid.shape[1:3]):
+        gx, gy = grid[b, i, j]
+        if align_corners:
+            px, py = (gx + 1) / 2 * (w - 1), (gy + 1) / 2 * (h - 1)
+        else:
+            px, py = ((gx + 1) * w - 1) / 2, ((gy + 1) * h - 1) / 2
+        if mode == "nearest":
+            corners = [(int(np.round(px)), int(np.round(py)), 1.0)]
+        else:
+            x0, y0 = int(np.floor(px)), int(np.floor(py))
+            fx, fy = px - x0, py - y0
+            corners = [(x0, y0, (1 - fx) * (1 - fy)), (x0 + 1, y0, fx * (1 - fy)),
+                       (x0, y0 + 1, (1 - fx) * fy), (x0 + 1, y0 + 1, fx * fy)]
+        for cx, cy, weight in corners:
+            if 0 <= cx < w and 0 <= cy < h:
+                out[b, :, i, j] += weight * x[b, :, cy, cx]
+    return out
+
+
+@pytest.mark.parametrize("mode", ["bilinear", "nearest"])
+@pytest.mark.parametrize("align_corners", [True, False])
+def test_grid_sample_values(mode, align_corners):
+    x = RNG.standard_normal((2, 3, 4, 5))
+    grid = RNG.uniform(-1.2, 1.2, (2, 3, 7, 2))
+    got = F.grid_sample(t(x), t(grid), mode=mode, align_corners=align_corners)
+    np.testing.assert_allclose(got.numpy(), sample_loop(x, grid, mode, align_corners),
+                               rtol=1e-12, atol=1e-12)
+
+
+def test_grid_sample_padding_modes():
+    x = RNG.standard_normal((1, 2, 3, 4))
+    y = RNG.uniform(-1, 1, (1, 2, 3, 1))
+    d = RNG.uniform(0.1, 0.9, (1, 2, 3, 1))
+    right = np.concatenate([1 + d, y], axis=-1)                 # beyond the right edge by d
+    # border: reads the last column's values (x clamped to 1)
+    np.testing.assert_allclose(
+        F.grid_sample(t(x), t(right), padding_mode="border").numpy(),
+        F.grid_sample(t(x), t(np.concatenate([np.ones_like(d), y], axis=-1))).numpy(),
+        rtol=1e-12)
+    # reflection (align_corners): x = 1 + d reads x = 1 - d
+    np.testing.assert_allclose(
+        F.grid_sample(t(x), t(right), padding_mode="reflection").numpy(),
+        F.grid_sample(t(x), t(np.concatenate([1 - d, y], axis=-1))).numpy(), rtol=1e-12)
+    far = np.concatenate([3 + d, y], axis=-1)
+    assert not F.grid_sample(t(x), t(far)).numpy().any()
+
+
+@pytest.mark.parametrize("padding_mode", ["zeros", "border", "reflection"])
+def test_grid_sample_gradients_by_central_differences(padding_mode):
+    x = RNG.standard_normal((1, 2, 3, 4))
+    grid = RNG.uniform(-1.4, 1.4, (1, 2, 3, 2))
+    check_gradient(lambda a: F.grid_sample(a, t(grid), padding_mode=padding_mode,
+                                           align_corners=False), x)
+    check_gradient(lambda g: F.grid_sample(t(x), g, padding_mode=padding_mode), grid)
+
+
+def test_affine_grid_values_and_gradient():
+    theta = RNG.standard_normal((2, 2, 3))
+    grid = F.affine_grid(t(theta), [2, 3, 4, 5], align_corners=False).numpy()
+    xs, ys = (np.arange(5) * 2 + 1) / 5 - 1, (np.arange(4) * 2 + 1) / 4 - 1
+    for b, i, j in np.ndindex(2, 4, 5):
+        np.testing.assert_allclose(grid[b, i, j], theta[b] @ [xs[j], ys[i], 1.0], rtol=1e-12)
+    ident = np.array([[[1.0, 0, 0], [0, 1, 0]]])
+    x = t(RNG.standard_normal((1, 2, 3, 4)))
+    # the identity map samples x back (align_corners True: the corners are pixel centres)
+    np.testing.assert_allclose(F.grid_sample(x, F.affine_grid(t(ident), [1, 2, 3, 4])).numpy(),
+                               x.numpy(), rtol=1e-12)
+    check_gradient(lambda a: F.affine_grid(a, [2, 1, 3, 2]), theta)
+    theta3 = RNG.standard_normal((1, 3, 4))
+    grid3 = F.affine_grid(t(theta3), [1, 1, 2, 3, 4], align_corners=True).numpy()
+    assert grid3.shape == (1, 2, 3, 4, 3)
+    np.testing.assert_allclose(grid3[0, 1, 2, 3], theta3[0] @ [1.0, 1.0, 1.0, 1.0])
+
+
+def test_affine_grid_and_grid_sample_errors():
+    with pytest.raises(ValueError, match=r"affine_grid: theta must have shape \[2, 2, 3\]"):
+        F.affine_grid(t(np.zeros((2, 3, 4))), [2, 1, 3, 3])
+    with pytest.raises(ValueError, match="affine_grid: out_shape must have 4"):
+        F.affine_grid(t(np.zeros((2, 2, 3))), [2, 3, 3])
+    x = t(np.zeros((1, 1, 3, 3)))
+    with pytest.raises(ValueError, match=r"grid_sample: grid must have shape \[N, H_out"):
+        F.grid_sample(x, t(np.zeros((1, 2, 2, 3))))
+    with pytest.raises(ValueError, match="grid_sample: mode must be"):
+        F.grid_sample(x, t(np.zeros((1, 2, 2, 2))), mode="bicubic")
+    with pytest.raises(ValueError, match="grid_sample: padding_mode must be"):
+        F.grid_sample(x, t(np.zeros((1, 2, 2, 2))), padding_mode="circular")

@@ -9,7 +9,10 @@ own and differentiate (twice) for free:
   Paddle's source positions, applied with ``matmul``;
 - pixel_shuffle, pixel_unshuffle and channel_shuffle are a reshape, a transpose and a
   reshape;
-- unfold (im2col) is a grouped conv2d with one-hot filters, one per kernel position.
+- unfold (im2col) is a grouped conv2d with one-hot filters, one per kernel position;
+- affine_grid is one matmul of the base grid with theta, and grid_sample reads x at the
+  grid's neighbouring positions (take_along_axis) weighted by the distances to them, so
+  both differentiate with respect to x, theta and grid.
 """
 
 from __future__ import annotations
@@ -235,5 +238,108 @@ def channel_shuffle(x, groups, data_format="NCHW", name=None):
     return T.transpose(out, [0, 2, 3, 1]) if data_format == "NHWC" else out
 
 
+def _base_coords(n, align_corners):
+    """Paddle's normalised coordinates of n positions along an axis: in [-1, 1] at the
+    corner pixels' centres (align_corners) or at their outer edges."""
+    if n == 1:
+        return np.zeros(1)
+    return np.linspace(-1.0, 1.0, n) if align_corners else (np.arange(n) * 2 + 1) / n - 1
+
+
+def affine_grid(theta, out_shape, align_corners=True, name=None):
+    """The sampling grid [N, H, W, 2] (or [N, D, H, W, 3]) of the affine maps theta [N, 2, 3]
+    (or [N, 3, 4]) over out_shape [N, C, H, W] (or [N, C, D, H, W]): each output position's
+    (x, y[, z], 1) times theta."""
+    api = "affine_grid"
+    check_tensor(theta, api, "theta")
+    if isinstance(out_shape, Tensor):
+        out_shape = out_shape.numpy().tolist()
+    out_shape = [int(v) for v in out_shape]
+    if len(out_shape) not in (4, 5):
+        raise ValueError(f"{api}: out_shape must have 4 ([N, C, H, W]) or 5 ([N, C, D, H, W]) "
+                         f"entries, got {out_shape}")
+    nd = len(out_shape) - 2
+    if tuple(theta.shape) != (out_shape[0], nd, nd + 1):
+        raise ValueError(f"{api}: theta must have shape [{out_shape[0]}, {nd}, {nd + 1}] for "
+                         f"out_shape {out_shape}, got {theta.shape}")
+    size = out_shape[2:]
+    axes = [_base_coords(n, align_corners) for n in reversed(size)]          # x, y[, z]
+    mesh = list(np.meshgrid(*axes[::-1], indexing="ij"))[::-1]              # each [*size]
+    base = np.stack(mesh + [np.ones(size)], axis=-1).reshape(-1, nd + 1)
+    grid = T.matmul(to_tensor(base, dtype=theta.dtype, place=theta.place), theta,
+                    transpose_y=True)
+    return T.reshape(grid, [out_shape[0], *size, nd])
+
+
+def _source(g, n, padding_mode, align_corners):
+    """The grid's normalised coordinates g as source positions along an axis of size n,
+    with padding_mode's border clamping or reflection."""
+    pos = (g + 1) * ((n - 1) / 2) if align_corners else ((g + 1) * n - 1) / 2
+    if padding_mode == "reflection":
+        low, span = (0.0, n - 1.0) if align_corners else (-0.5, float(n))
+        if span > 0:
+            dist = T.abs(pos - low)
+            flips = T.floor(dist / span)
+            extra = dist - flips * span
+            even = T.equal(T.remainder(flips, to_tensor(2.0, dtype=g.dtype)),
+                           to_tensor(0.0, dtype=g.dtype))
+            pos = T.where(even, extra + low, span - extra + low)
+        else:
+            pos = T.zeros_like(pos)
+    if padding_mode in ("border", "reflection"):
+        pos = T.clip(pos, 0.0, n - 1.0)
+    return pos
+
+
+def _read(flat, ix, iy, h, w):
+    """flat [N, C, H * W] at the integer positions (ix, iy) [N, L] (float), 0 outside."""
+    inside = T.cast(T.logical_and(T.logical_and(ix >= 0, ix <= w - 1),
+                                  T.logical_and(iy >= 0, iy <= h - 1)), flat.dtype)
+    index = T.cast(T.clip(iy, 0, h - 1) * w + T.clip(ix, 0, w - 1), "int64")
+    n, c = flat.shape[:2]
+    got = T.take_along_axis(flat, T.expand(T.unsqueeze(index, 1), [n, c, index.shape[1]]),
+                            axis=2)
+    return got * T.unsqueeze(inside, 1)
+
+
+def grid_sample(x, grid, mode="bilinear", padding_mode="zeros", align_corners=True,
+                name=None):
+    """x [N, C, H, W] sampled at grid [N, H_out, W_out, 2] ((x, y) in [-1, 1] per output
+    position): bilinear weights of the four neighbours or the nearest one; positions outside
+    read zeros, the border, or x reflected at its borders (padding_mode)."""
+    api = "grid_sample"
+    check_tensor(x, api)
+    check_tensor(grid, api, "grid")
+    if mode not in ("bilinear", "nearest"):
+        raise ValueError(f"{api}: mode must be 'bilinear' or 'nearest', got {mode!r}")
+    if padding_mode not in ("zeros", "border", "reflection"):
+        raise ValueError(f"{api}: padding_mode must be 'zeros', 'border' or 'reflection', got "
+                         f"{padding_mode!r}")
+    if x.ndim != 4:
+        raise ValueError(f"{api}: x must be a 4-D tensor [N, C, H, W], got shape {x.shape}")
+    if grid.ndim != 4 or grid.shape[-1] != 2 or grid.shape[0] != x.shape[0]:
+        raise ValueError(f"{api}: grid must have shape [N, H_out, W_out, 2] with x's N "
+                         f"({x.shape[0]}), got {grid.shape}")
+    if grid.dtype != x.dtype:
+        raise TypeError(f"{api}: x ({x.dtype}) and grid ({grid.dtype}) must have the same "
+                        f"dtype")
+    n, c, h, w = x.shape
+    _, ho, wo, _ = grid.shape
+    g = T.reshape(grid, [n, ho * wo, 2])
+    ix = _source(g[:, :, 0], w, padding_mode, align_corners)
+    iy = _source(g[:, :, 1], h, padding_mode, align_corners)
+    flat = T.reshape(x, [n, c, h * w])
+    if mode == "nearest":
+        out = _read(flat, T.round(ix), T.round(iy), h, w)
+    else:
+        x0, y0 = T.floor(ix), T.floor(iy)
+        wx, wy = T.unsqueeze(ix - x0, 1), T.unsqueeze(iy - y0, 1)
+        out = (_read(flat, x0, y0, h, w) * (1 - wx) * (1 - wy)
+               + _read(flat, x0 + 1, y0, h, w) * wx * (1 - wy)
+               + _read(flat, x0, y0 + 1, h, w) * (1 - wx) * wy
+               + _read(flat, x0 + 1, y0 + 1, h, w) * wx * wy)
+    return T.reshape(out, [n, c, ho, wo])
+
+
 __all__ = ["interpolate", "upsample", "pixel_shuffle", "unfold", "pixel_unshuffle",
-           "channel_shuffle"]
+           "channel_shuffle", "affine_grid", "grid_sample"]
