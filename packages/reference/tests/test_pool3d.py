@@ -412,3 +412,46 @@ def test_affine_grid_and_grid_sample_errors():
         F.grid_sample(x, t(np.zeros((1, 2, 2, 2))), mode="bicubic")
     with pytest.raises(ValueError, match="grid_sample: padding_mode must be"):
         F.grid_sample(x, t(np.zeros((1, 2, 2, 2))), padding_mode="circular")
+
+
+# ---------------------------------------------------------------------------
+# fold
+# ---------------------------------------------------------------------------
+
+def fold_loop(x, size, k, s, p, d):
+    """Each column's values added at its block's positions, one block at a time."""
+    n, c = x.shape[0], x.shape[1] // (k[0] * k[1])
+    blocks = [(m + 2 * pp - dd * (kk - 1) - 1) // ss + 1
+              for m, kk, ss, pp, dd in zip(size, k, s, p, d)]
+    out = np.zeros((n, c, size[0] + 2 * p[0], size[1] + 2 * p[1]))
+    cols = x.reshape(n, c, k[0], k[1], *blocks)
+    for bi, bj, i, j in np.ndindex(*blocks, *k):
+        out[:, :, bi * s[0] + i * d[0], bj * s[1] + j * d[1]] += cols[:, :, i, j, bi, bj]
+    return out[:, :, p[0]:p[0] + size[0], p[1]:p[1] + size[1]]
+
+
+def test_fold_values_and_adjoint_of_unfold():
+    x = RNG.standard_normal((2, 3 * 6, 3 * 2))
+    got = F.fold(t(x), [5, 6], [2, 3], strides=[2, 1], paddings=[1, 0], dilations=[1, 2])
+    np.testing.assert_allclose(got.numpy(), fold_loop(x, (5, 6), (2, 3), (2, 1), (1, 0),
+                                                      (1, 2)), rtol=1e-12)
+    # <unfold(a), x> = <a, fold(x)>
+    a = RNG.standard_normal((2, 3, 5, 6))
+    cols = F.unfold(t(a), [2, 3], strides=[2, 1], paddings=[1, 0], dilations=[1, 2]).numpy()
+    np.testing.assert_allclose(np.sum(cols * x), np.sum(a * got.numpy()), rtol=1e-10)
+    layer = nn.Fold([5, 6], [2, 3], dilations=[1, 2], paddings=[1, 0], strides=[2, 1])
+    np.testing.assert_array_equal(layer(t(x)).numpy(), got.numpy())
+    assert repr(nn.Fold([5, 7], [2, 3])) == \
+        "Fold(kernel_size=[2, 3], dilation=1, padding=0, stride=1)"
+    check_gradient(lambda v: F.fold(v, [4, 3], 2, strides=1, paddings=1),
+                   RNG.standard_normal((1, 8, 20)))
+
+
+def test_fold_errors():
+    with pytest.raises(ValueError, match=r"fold: x's dimension 1 \(7"):
+        F.fold(t(np.zeros((1, 7, 12))), [4, 5], 2)
+    with pytest.raises(ValueError, match=r"fold: x's dimension 2 \(11\) must be the number of "
+                                         r"sliding blocks, 3 \* 4"):
+        F.fold(t(np.zeros((1, 8, 11))), [4, 5], 2)
+    with pytest.raises(ValueError, match="fold: x must be a 3-D tensor"):
+        F.fold(t(np.zeros((8, 12))), [4, 5], 2)

@@ -9,7 +9,8 @@ own and differentiate (twice) for free:
   Paddle's source positions, applied with ``matmul``;
 - pixel_shuffle, pixel_unshuffle and channel_shuffle are a reshape, a transpose and a
   reshape;
-- unfold (im2col) is a grouped conv2d with one-hot filters, one per kernel position;
+- unfold (im2col) is a grouped conv2d with one-hot filters, one per kernel position, and
+  fold (col2im) the conv2d_transpose with the same filters;
 - affine_grid is one matmul of the base grid with theta, and grid_sample reads x at the
   grid's neighbouring positions (take_along_axis) weighted by the distances to them, so
   both differentiate with respect to x, theta and grid.
@@ -25,7 +26,7 @@ from ... import tensor as T
 from ..._core.creation import to_tensor
 from ..._core.tensor import Tensor
 from ._check import check_tensor
-from .conv import as_tuple, conv2d
+from .conv import as_tuple, conv2d, conv2d_transpose
 
 _MODES = {"nearest": (4, 5), "linear": (3,), "bilinear": (4,), "trilinear": (5,),
           "bicubic": (4,), "area": (3, 4, 5)}
@@ -187,6 +188,19 @@ def pixel_shuffle(x, upscale_factor, data_format="NCHW", name=None):
     return T.transpose(out, [0, 2, 3, 1]) if data_format == "NHWC" else out
 
 
+def _unfold_args(api, kernel_sizes, paddings, channels, dtype, place):
+    """(kh, kw), [top, bottom, left, right] and the one-hot filters [C * kh * kw, 1, kh, kw]
+    of unfold and fold. paddings: an int, [ph, pw] or [top, left, bottom, right]."""
+    kh, kw = as_tuple(kernel_sizes, 2, api, "kernel_sizes")
+    if isinstance(paddings, (list, tuple)) and len(paddings) == 4:
+        top, left, bottom, right = as_tuple(list(paddings), 4, api, "paddings")
+    else:
+        (top, left), (bottom, right) = [as_tuple(paddings, 2, api, "paddings")] * 2
+    eye = np.eye(kh * kw).reshape(kh * kw, 1, kh, kw)
+    filters = to_tensor(np.tile(eye, (channels, 1, 1, 1)), dtype=dtype, place=place)
+    return (kh, kw), [top, bottom, left, right], filters
+
+
 def unfold(x, kernel_sizes, strides=1, paddings=0, dilations=1, name=None):
     """im2col: the sliding blocks of x [N, C, H, W] as columns, [N, C * kh * kw, L] (channel
     first, then kernel position; L output positions in row-major order). paddings: an int,
@@ -195,17 +209,40 @@ def unfold(x, kernel_sizes, strides=1, paddings=0, dilations=1, name=None):
     check_tensor(x, api)
     if x.ndim != 4:
         raise ValueError(f"{api}: x must be a 4-D tensor [N, C, H, W], got shape {x.shape}")
-    kh, kw = as_tuple(kernel_sizes, 2, api, "kernel_sizes")
-    if isinstance(paddings, (list, tuple)) and len(paddings) == 4:
-        top, left, bottom, right = as_tuple(list(paddings), 4, api, "paddings")
-    else:
-        (top, left), (bottom, right) = [as_tuple(paddings, 2, api, "paddings")] * 2
     c = x.shape[1]
-    eye = np.eye(kh * kw).reshape(kh * kw, 1, kh, kw)
-    filters = to_tensor(np.tile(eye, (c, 1, 1, 1)), dtype=x.dtype, place=x.place)
-    cols = conv2d(x, filters, stride=strides, padding=[top, bottom, left, right],
-                  dilation=dilations, groups=c)
+    (kh, kw), padding, filters = _unfold_args(api, kernel_sizes, paddings, c, x.dtype, x.place)
+    cols = conv2d(x, filters, stride=strides, padding=padding, dilation=dilations, groups=c)
     return T.reshape(cols, [x.shape[0], c * kh * kw, -1])
+
+
+def fold(x, output_sizes, kernel_sizes, strides=1, paddings=0, dilations=1, name=None):
+    """col2im, the adjoint of unfold: the columns x [N, C * kh * kw, L] added into [N, C,
+    *output_sizes] at the places of their sliding blocks (a conv2d_transpose with unfold's
+    one-hot filters)."""
+    api = "fold"
+    check_tensor(x, api)
+    if x.ndim != 3:
+        raise ValueError(f"{api}: x must be a 3-D tensor [N, C * kh * kw, L], got shape "
+                         f"{x.shape}")
+    size = as_tuple(output_sizes, 2, api, "output_sizes")
+    k = as_tuple(kernel_sizes, 2, api, "kernel_sizes")
+    if x.shape[1] % (k[0] * k[1]):
+        raise ValueError(f"{api}: x's dimension 1 ({x.shape[1]}, x of shape {x.shape}) must be "
+                         f"divisible by the kernel's size {k[0]} * {k[1]}")
+    c = x.shape[1] // (k[0] * k[1])
+    k, padding, filters = _unfold_args(api, k, paddings, c, x.dtype, x.place)
+    s, d = as_tuple(strides, 2, api, "strides"), as_tuple(dilations, 2, api, "dilations")
+    pads = (padding[:2], padding[2:])
+    blocks = [(n + a + b - (kk - 1) * dd - 1) // ss + 1
+              for n, (a, b), kk, ss, dd in zip(size, pads, k, s, d)]
+    if min(blocks) <= 0 or blocks[0] * blocks[1] != x.shape[2]:
+        raise ValueError(f"{api}: x's dimension 2 ({x.shape[2]}) must be the number of sliding "
+                         f"blocks, {blocks[0]} * {blocks[1]}, of output_sizes {list(size)} "
+                         f"(kernel_sizes {list(k)}, strides {list(s)}, paddings {padding}, "
+                         f"dilations {list(d)})")
+    cols = T.reshape(x, [x.shape[0], x.shape[1], *blocks])
+    return conv2d_transpose(cols, filters, stride=s, padding=padding, dilation=d, groups=c,
+                            output_size=list(size))
 
 
 def pixel_unshuffle(x, downscale_factor, data_format="NCHW", name=None):
@@ -342,4 +379,4 @@ def grid_sample(x, grid, mode="bilinear", padding_mode="zeros", align_corners=Tr
 
 
 __all__ = ["interpolate", "upsample", "pixel_shuffle", "unfold", "pixel_unshuffle",
-           "channel_shuffle", "affine_grid", "grid_sample"]
+           "channel_shuffle", "affine_grid", "grid_sample", "fold"]
