@@ -382,6 +382,32 @@ def test_grid_sample_gradients_by_central_differences(padding_mode):
     check_gradient(lambda g: F.grid_sample(t(x), g, padding_mode=padding_mode), grid)
 
 
+def trilinear_loop(x, grid):
+    """5-D grid_sample (align_corners, zero padding), one output position at a time."""
+    n, c = x.shape[:2]
+    size = np.array(x.shape[2:])
+    out = np.zeros((n, c) + grid.shape[1:4])
+    for b, *o in np.ndindex(n, *grid.shape[1:4]):
+        pos = (grid[(b, *o)][::-1] + 1) / 2 * (size - 1)           # (z, y, x) positions
+        low = np.floor(pos).astype(int)
+        for corner in np.ndindex(2, 2, 2):
+            at = low + corner
+            if np.all((at >= 0) & (at < size)):
+                weight = np.prod(np.where(corner, pos - low, 1 - (pos - low)))
+                out[(b, slice(None), *o)] += weight * x[(b, slice(None), *at)]
+    return out
+
+
+def test_grid_sample_5d_values_and_gradients():
+    x = RNG.standard_normal((2, 2, 3, 4, 5))
+    grid = RNG.uniform(-1.2, 1.2, (2, 2, 3, 2, 3))
+    np.testing.assert_allclose(F.grid_sample(t(x), t(grid)).numpy(), trilinear_loop(x, grid),
+                               rtol=1e-12, atol=1e-12)
+    small = RNG.uniform(-1.2, 1.2, (1, 1, 2, 2, 3))
+    check_gradient(lambda a: F.grid_sample(a, t(small), padding_mode="reflection"), x[:1, :1])
+    check_gradient(lambda g: F.grid_sample(t(x[:1, :1]), g, align_corners=False), small)
+
+
 def test_affine_grid_values_and_gradient():
     theta = RNG.standard_normal((2, 2, 3))
     grid = F.affine_grid(t(theta), [2, 3, 4, 5], align_corners=False).numpy()
@@ -408,6 +434,8 @@ def test_affine_grid_and_grid_sample_errors():
     x = t(np.zeros((1, 1, 3, 3)))
     with pytest.raises(ValueError, match=r"grid_sample: grid must have shape \[N, H_out"):
         F.grid_sample(x, t(np.zeros((1, 2, 2, 3))))
+    with pytest.raises(ValueError, match=r"grid_sample: grid must have shape \[N, D_out"):
+        F.grid_sample(t(np.zeros((1, 1, 2, 3, 3))), t(np.zeros((1, 2, 2, 2))))
     with pytest.raises(ValueError, match="grid_sample: mode must be"):
         F.grid_sample(x, t(np.zeros((1, 2, 2, 2))), mode="bicubic")
     with pytest.raises(ValueError, match="grid_sample: padding_mode must be"):

@@ -11,13 +11,14 @@ own and differentiate (twice) for free:
   reshape;
 - unfold (im2col) is a grouped conv2d with one-hot filters, one per kernel position, and
   fold (col2im) the conv2d_transpose with the same filters;
-- affine_grid is one matmul of the base grid with theta, and grid_sample reads x at the
-  grid's neighbouring positions (take_along_axis) weighted by the distances to them, so
-  both differentiate with respect to x, theta and grid.
+- affine_grid is one matmul of the base grid with theta, and grid_sample (4-D and 5-D)
+  reads x at the grid's neighbouring positions (take_along_axis) weighted by the distances
+  to them, so both differentiate with respect to x, theta and grid.
 """
 
 from __future__ import annotations
 
+import itertools
 import numbers
 
 import numpy as np
@@ -328,22 +329,27 @@ def _source(g, n, padding_mode, align_corners):
     return pos
 
 
-def _read(flat, ix, iy, h, w):
-    """flat [N, C, H * W] at the integer positions (ix, iy) [N, L] (float), 0 outside."""
-    inside = T.cast(T.logical_and(T.logical_and(ix >= 0, ix <= w - 1),
-                                  T.logical_and(iy >= 0, iy <= h - 1)), flat.dtype)
-    index = T.cast(T.clip(iy, 0, h - 1) * w + T.clip(ix, 0, w - 1), "int64")
+def _read(flat, coords, size):
+    """flat [N, C, prod(size)] at the integer positions coords (one [N, L] float tensor per
+    spatial axis), 0 outside."""
+    inside, index = None, 0
+    for c, n in zip(coords, size):
+        ok = T.logical_and(c >= 0, c <= n - 1)
+        inside = ok if inside is None else T.logical_and(inside, ok)
+        index = index * n + T.clip(c, 0, n - 1)
+    index = T.cast(index, "int64")
     n, c = flat.shape[:2]
     got = T.take_along_axis(flat, T.expand(T.unsqueeze(index, 1), [n, c, index.shape[1]]),
                             axis=2)
-    return got * T.unsqueeze(inside, 1)
+    return got * T.unsqueeze(T.cast(inside, flat.dtype), 1)
 
 
 def grid_sample(x, grid, mode="bilinear", padding_mode="zeros", align_corners=True,
                 name=None):
     """x [N, C, H, W] sampled at grid [N, H_out, W_out, 2] ((x, y) in [-1, 1] per output
-    position): bilinear weights of the four neighbours or the nearest one; positions outside
-    read zeros, the border, or x reflected at its borders (padding_mode)."""
+    position), or x [N, C, D, H, W] at grid [N, D_out, H_out, W_out, 3] ((x, y, z)):
+    (tri)linear weights of the neighbours or the nearest one; positions outside read zeros,
+    the border, or x reflected at its borders (padding_mode)."""
     api = "grid_sample"
     check_tensor(x, api)
     check_tensor(grid, api, "grid")
@@ -352,30 +358,36 @@ def grid_sample(x, grid, mode="bilinear", padding_mode="zeros", align_corners=Tr
     if padding_mode not in ("zeros", "border", "reflection"):
         raise ValueError(f"{api}: padding_mode must be 'zeros', 'border' or 'reflection', got "
                          f"{padding_mode!r}")
-    if x.ndim != 4:
-        raise ValueError(f"{api}: x must be a 4-D tensor [N, C, H, W], got shape {x.shape}")
-    if grid.ndim != 4 or grid.shape[-1] != 2 or grid.shape[0] != x.shape[0]:
-        raise ValueError(f"{api}: grid must have shape [N, H_out, W_out, 2] with x's N "
-                         f"({x.shape[0]}), got {grid.shape}")
+    if x.ndim not in (4, 5):
+        raise ValueError(f"{api}: x must be a 4-D tensor [N, C, H, W] or a 5-D tensor [N, C, "
+                         f"D, H, W], got shape {x.shape}")
+    nd = x.ndim - 2
+    if grid.ndim != nd + 2 or grid.shape[-1] != nd or grid.shape[0] != x.shape[0]:
+        want = "[N, H_out, W_out, 2]" if nd == 2 else "[N, D_out, H_out, W_out, 3]"
+        raise ValueError(f"{api}: grid must have shape {want} with x's N ({x.shape[0]}), got "
+                         f"{grid.shape}")
     if grid.dtype != x.dtype:
         raise TypeError(f"{api}: x ({x.dtype}) and grid ({grid.dtype}) must have the same "
                         f"dtype")
-    n, c, h, w = x.shape
-    _, ho, wo, _ = grid.shape
-    g = T.reshape(grid, [n, ho * wo, 2])
-    ix = _source(g[:, :, 0], w, padding_mode, align_corners)
-    iy = _source(g[:, :, 1], h, padding_mode, align_corners)
-    flat = T.reshape(x, [n, c, h * w])
+    n, c, size, out = x.shape[0], x.shape[1], x.shape[2:], grid.shape[1:-1]
+    g = T.reshape(grid, [n, int(np.prod(out)), nd])
+    # the grid's last axis is (x, y[, z]): spatial axis i reads its entry nd - 1 - i
+    pos = [_source(g[:, :, nd - 1 - i], size[i], padding_mode, align_corners)
+           for i in range(nd)]
+    flat = T.reshape(x, [n, c, int(np.prod(size))])
     if mode == "nearest":
-        out = _read(flat, T.round(ix), T.round(iy), h, w)
+        result = _read(flat, [T.round(p) for p in pos], size)
     else:
-        x0, y0 = T.floor(ix), T.floor(iy)
-        wx, wy = T.unsqueeze(ix - x0, 1), T.unsqueeze(iy - y0, 1)
-        out = (_read(flat, x0, y0, h, w) * (1 - wx) * (1 - wy)
-               + _read(flat, x0 + 1, y0, h, w) * wx * (1 - wy)
-               + _read(flat, x0, y0 + 1, h, w) * (1 - wx) * wy
-               + _read(flat, x0 + 1, y0 + 1, h, w) * wx * wy)
-    return T.reshape(out, [n, c, ho, wo])
+        low = [T.floor(p) for p in pos]
+        frac = [T.unsqueeze(p - lo, 1) for p, lo in zip(pos, low)]
+        result = 0
+        for corner in itertools.product((0, 1), repeat=nd):
+            weight = 1
+            for bit, f in zip(corner, frac):
+                weight = weight * (f if bit else 1 - f)
+            result = result + _read(flat, [lo + bit for lo, bit in zip(low, corner)],
+                                    size) * weight
+    return T.reshape(result, [n, c, *out])
 
 
 __all__ = ["interpolate", "upsample", "pixel_shuffle", "unfold", "pixel_unshuffle",
