@@ -202,11 +202,20 @@ def pool_divisor(size, kernel_size, strides, paddings, ceil_mode, exclusive):
 def _flat_index(coords, size):
     """The flat index into size of per-axis coordinates (broadcast), and where all are
     inside."""
-    flat, inside = 0, True
-    for c, n in zip(coords, size):
+    flat, inside = coords[0], (coords[0] >= 0) & (coords[0] < size[0])
+    for c, n in zip(coords[1:], size[1:]):
         flat = flat * n + c
         inside = inside & (c >= 0) & (c < n)
     return flat, inside
+
+
+def _unravel(arg, shape):
+    """The per-axis positions in shape of the flat (row-major) positions arg."""
+    out = []
+    for n in shape[:0:-1]:
+        out.insert(0, arg % n)
+        arg = arg // n
+    return [arg] + out
 
 
 def _max_pool(x, kernel_size, strides, paddings, ceil_mode):
@@ -222,11 +231,9 @@ def _max_pool(x, kernel_size, strides, paddings, ceil_mode):
         better = value > out
         out = np.where(better, value, out)
         arg = np.where(better, k, arg)
-    coords, rest = [], arg
-    for axis in reversed(range(nd)):                   # arg's kernel position, axis by axis
-        start = np.arange(out.shape[2 + axis]) * strides[axis] - paddings[axis][0]
-        coords.insert(0, start.reshape((-1,) + (1,) * (nd - 1 - axis)) + rest % kernel_size[axis])
-        rest = rest // kernel_size[axis]
+    coords = [(np.arange(o) * s - p[0]).reshape((-1,) + (1,) * (nd - 1 - axis)) + k
+              for axis, (o, s, p, k) in enumerate(zip(out.shape[2:], strides, paddings,
+                                                      _unravel(arg, kernel_size)))]
     flat, inside = _flat_index(coords, size)
     return (np.where(inside, out, np.finfo(x.dtype).min).astype(x.dtype),
             np.where(inside, flat, -1).astype(np.int32))
@@ -344,10 +351,7 @@ def _adaptive_max_pool(x, output_size):
     flat = patch.reshape(patch.shape[:2 + nd] + (int(np.prod(kshape)),))
     arg = np.argmax(flat, axis=-1)
     out = np.take_along_axis(flat, arg[..., None], axis=-1)[..., 0].astype(x.dtype)
-    coords, rest = [], arg
-    for axis in reversed(range(nd)):
-        coords.insert(0, starts[axis] + rest % kshape[axis])
-        rest = rest // kshape[axis]
+    coords = [start + k for start, k in zip(starts, _unravel(arg, kshape))]
     return out, _flat_index(coords, size)[0].astype(np.int32)
 
 

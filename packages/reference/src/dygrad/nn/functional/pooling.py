@@ -3,7 +3,7 @@
 The rows pool channels-first [N, C, *spatial] input; channels-last input is transposed there
 and back, and 1-D pooling runs as 2-D pooling over an added axis of size 1 (as Paddle does).
 Adaptive average pooling is a composite: with A_h [OH, H] averaging each of Paddle's bins
-[floor(i H / OH), ceil((i + 1) H / OH)), it is A_h @ x @ A_w^T (and alike along D in 3-D).
+[floor(i H / OH), ceil((i + 1) H / OH)), it is A_h @ x @ A_w^T (then A_d @ that in 3-D).
 """
 
 from __future__ import annotations
@@ -146,8 +146,8 @@ def _bin_matrix(n, m, dtype, place):
 
 
 def _adaptive_avg_pool_nd(nd, x, output_size, data_format):
-    """With A_i [O_i, S_i] averaging each bin along spatial axis i: x multiplied by A_i along
-    each axis (a matmul over the last axis, with the axes turned in between)."""
+    """With A_i [O_i, S_i] averaging each bin along spatial axis i: A_h @ x @ A_w^T over the
+    last two axes, then (3-D) A_d @ the result with H and W flattened."""
     api = f"adaptive_avg_pool{nd}d"
     check_tensor(x, api)
     if data_format not in FORMATS[nd]:
@@ -158,10 +158,12 @@ def _adaptive_avg_pool_nd(nd, x, output_size, data_format):
                          f"{x.shape}")
     x = _first(x, data_format)
     size = tuple(x.shape[2:])
-    out_size = _output_size(api, output_size, size)
-    turn = [0, 1, x.ndim - 1, *range(2, x.ndim - 1)]        # the last spatial axis to the front
-    for n, m in reversed(list(zip(size, out_size))):
-        x = T.transpose(T.matmul(x, _bin_matrix(n, m, x.dtype, x.place), transpose_y=True), turn)
+    out = _output_size(api, output_size, size)
+    a = [_bin_matrix(n, m, x.dtype, x.place) for n, m in zip(size, out)]
+    x = T.matmul(T.matmul(a[-2], x), a[-1], transpose_y=True)
+    if nd == 3:
+        x = T.reshape(T.matmul(a[0], T.reshape(x, [x.shape[0], x.shape[1], size[0], -1])),
+                      [x.shape[0], x.shape[1], *out])
     return _back(x, data_format)
 
 
