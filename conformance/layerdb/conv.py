@@ -86,6 +86,15 @@ CONV = [
           # output_size 8 x 6 instead of 7 x 5: one extra row and column (output_padding)
           Case(_c(2, 2, 3, stride=2), rand((1, 2, 3, 2)), _convt(stride=2, output_padding=1),
                call={"output_size": [8, 6]}, desc="output_size")),
+    entry("Conv3DTranspose",
+          Case(_c(2, 3, 2), rand((1, 2, 2, 3, 2)), _convt()),
+          Case(_c(2, 4, (2, 1, 2), stride=2, padding=1, output_padding=1, groups=2),
+               rand((2, 2, 2, 3, 2)), _convt(stride=2, padding=1, output_padding=1, groups=2),
+               desc="stride/padding/output_padding/groups"),
+          Case(_c(2, 3, 2, dilation=2, data_format="NDHWC"), rand((1, 2, 3, 2, 2)),
+               _convt(last=True, dilation=2), desc="NDHWC dilation"),
+          Case(_c(2, 2, 2, stride=2), rand((1, 2, 2, 2, 3)), _convt(stride=2, output_padding=1),
+               call={"output_size": [5, 5, 7]}, desc="output_size")),
 ]
 
 
@@ -95,6 +104,7 @@ def _pool(kind, **kw):
 
 P1 = rand((2, 3, 7))
 P2 = rand((1, 2, 5, 7))
+P3 = rand((1, 2, 3, 5, 4))
 
 POOL = [
     entry("MaxPool1D", Case({"kernel_size": 2}, P1, _pool("max", kernel=2)),
@@ -139,7 +149,92 @@ POOL = [
                                     unary(lambda x: adaptive_pool(x, (3, 2), "max"))),
           Case({"output_size": 2, "return_mask": True}, rand((1, 2, 4, 4)), desc="return_mask",
                ref=lambda sd, x: (adaptive_pool(x, 2, "max"), _argmax_mask(x)))),
+    entry("MaxPool3D",
+          Case({"kernel_size": 2}, P3, _pool("max", kernel=2)),
+          Case({"kernel_size": 3, "stride": 2, "padding": 1, "ceil_mode": True}, P3,
+               _pool("max", kernel=3, stride=2, padding=1, ceil_mode=True), desc="ceil_mode"),
+          Case({"kernel_size": (2, 1, 3), "stride": 1, "data_format": "NDHWC"},
+               rand((1, 3, 2, 4, 2)),
+               unary(lambda x: channels_last(pool)(x, (2, 1, 3), 1, kind="max")), desc="NDHWC"),
+          Case({"kernel_size": 2, "return_mask": True}, rand((2, 1, 2, 4, 4)), grad=True,
+               desc="return_mask",
+               ref=lambda sd, x: (pool(x, 2, kind="max"), _argmax_mask_3d(x)))),
+    entry("AvgPool3D",
+          Case({"kernel_size": 2}, P3, _pool("avg", kernel=2)),
+          Case({"kernel_size": 3, "stride": 2, "padding": 1}, P3,
+               _pool("avg", kernel=3, stride=2, padding=1), desc="exclusive padding"),
+          Case({"kernel_size": 3, "stride": 2, "padding": 1, "exclusive": False}, P3,
+               _pool("avg", kernel=3, stride=2, padding=1, exclusive=False)),
+          Case({"kernel_size": 2, "ceil_mode": True}, P3,
+               _pool("avg", kernel=2, ceil_mode=True), desc="ceil_mode"),
+          Case({"kernel_size": 2, "divisor_override": 3}, P3,
+               unary(lambda x: pool(x, 2, kind="avg") * 8 / 3), desc="divisor_override"),
+          Case({"kernel_size": 2, "data_format": "NDHWC"}, rand((1, 2, 4, 5, 3)),
+               unary(lambda x: channels_last(pool)(x, 2, kind="avg")))),
+    entry("AdaptiveAvgPool3D",
+          Case({"output_size": (2, 3, 2)}, P3, unary(lambda x: adaptive_pool(x, (2, 3, 2)))),
+          Case({"output_size": [None, 2, 3], "data_format": "NDHWC"}, rand((1, 3, 5, 4, 2)),
+               unary(lambda x: channels_last(adaptive_pool)(x, (None, 2, 3))))),
+    entry("AdaptiveMaxPool3D", Case({"output_size": (3, 2, 2)}, P3,
+                                    unary(lambda x: adaptive_pool(x, (3, 2, 2), "max"))),
+          Case({"output_size": 2, "return_mask": True}, rand((1, 2, 4, 4, 4)),
+               desc="return_mask",
+               ref=lambda sd, x: (adaptive_pool(x, 2, "max"), _argmax_mask_3d(x)))),
 ]
+
+
+
+def _unpool_inputs(shape, output_size):
+    """x and distinct flat positions of output_size per plane (as a max pooling's mask)."""
+    def inputs(rng):
+        n, c = shape[:2]
+        size, count = int(np.prod(output_size)), int(np.prod(shape[2:]))
+        idx = np.stack([rng.choice(size, count, replace=False) for _ in range(n * c)])
+        return rng.uniform(-2, 2, shape), idx.reshape(shape).astype(np.int32)
+    return inputs
+
+
+def _unpool_ref(output_size):
+    def ref(sd, x, idx):
+        n, c = x.shape[:2]
+        out = np.zeros((n * c, int(np.prod(output_size))))
+        out[np.arange(n * c)[:, None], idx.reshape(n * c, -1)] = x.reshape(n * c, -1)
+        return out.reshape((n, c) + tuple(output_size))
+    return ref
+
+
+UNPOOL = [
+    entry("MaxUnPool1D",
+          Case({"kernel_size": 2}, _unpool_inputs((2, 3, 3), (6,)), _unpool_ref((6,)),
+               grad=True),
+          Case({"kernel_size": 3, "stride": 2, "padding": 1}, _unpool_inputs((1, 2, 4), (7,)),
+               _unpool_ref((7,)), desc="stride/padding"),
+          Case({"kernel_size": 2, "output_size": [7]}, _unpool_inputs((1, 1, 3), (7,)),
+               _unpool_ref((7,)), desc="output_size")),
+    entry("MaxUnPool2D",
+          Case({"kernel_size": 2}, _unpool_inputs((2, 2, 2, 3), (4, 6)), _unpool_ref((4, 6)),
+               grad=True),
+          Case({"kernel_size": 3, "stride": 2, "padding": 1, "output_size": [6, 4]},
+               _unpool_inputs((1, 2, 3, 2), (6, 4)), _unpool_ref((6, 4)), desc="output_size")),
+    entry("MaxUnPool3D",
+          Case({"kernel_size": 2}, _unpool_inputs((1, 2, 1, 2, 3), (2, 4, 6)),
+               _unpool_ref((2, 4, 6)), grad=True),
+          Case({"kernel_size": (1, 2, 2), "stride": (1, 2, 1), "output_size": [1, 2, 3, 5, 4]},
+               _unpool_inputs((1, 2, 3, 2, 3), (3, 5, 4)), _unpool_ref((3, 5, 4)),
+               desc="output_size")),
+]
+
+
+def _argmax_mask_3d(x):
+    """Flat index (within each D*H*W volume) of each 2x2x2 window's maximum."""
+    n, c, d, h, w = x.shape
+    win = x.reshape(n, c, d // 2, 2, h // 2, 2, w // 2, 2).transpose(
+        0, 1, 2, 4, 6, 3, 5, 7).reshape(n, c, d // 2, h // 2, w // 2, 8)
+    k = win.argmax(-1)
+    planes = np.arange(d // 2)[:, None, None] * 2 + k // 4
+    rows = np.arange(h // 2)[:, None] * 2 + k // 2 % 2
+    cols = np.arange(w // 2) * 2 + k % 2
+    return ((planes * h + rows) * w + cols).astype(np.int32)
 
 
 def _argmax_mask_1d(x):
@@ -259,4 +354,4 @@ NORM = [
                _lrn(4, 0.5, 0.5, 2.0))),
 ]
 
-LAYERS = CONV + POOL + NORM
+LAYERS = CONV + POOL + UNPOOL + NORM

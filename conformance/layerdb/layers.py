@@ -324,6 +324,22 @@ def _unfold(k, d=1, p=0, s=1):
     return ref
 
 
+def _fold(size, k, d=1, p=0, s=1):
+    """col2im: each column's block added back at its place, one kernel position at a time."""
+    def ref(sd, x):
+        n, c = x.shape[0], x.shape[1] // (k * k)
+        oh = (size[0] + 2 * p - d * (k - 1) - 1) // s + 1
+        ow = (size[1] + 2 * p - d * (k - 1) - 1) // s + 1
+        cols = x.reshape(n, c, k, k, oh, ow)
+        out = np.zeros((n, c, size[0] + 2 * p, size[1] + 2 * p))
+        for i in range(k):
+            for j in range(k):
+                out[:, :, i * d:i * d + s * (oh - 1) + 1:s,
+                    j * d:j * d + s * (ow - 1) + 1:s] += cols[:, :, i, j]
+        return out[:, :, p:p + size[0], p:p + size[1]]
+    return ref
+
+
 def _unshuffle(x, r):
     """pixel_unshuffle of NCHW x: out[:, c * r * r + i * r + j] = x[:, c, i::r, j::r]."""
     c = x.shape[1]
@@ -364,6 +380,10 @@ VISION = [
     entry("Unfold", Case({"kernel_sizes": 2}, X4, _unfold(2)),
           Case({"kernel_sizes": 3, "dilations": 2, "paddings": 1, "strides": 2},
                rand((2, 2, 5, 6)), _unfold(3, 2, 1, 2))),
+    entry("Fold", Case({"output_sizes": [4, 5], "kernel_sizes": 2}, rand((2, 12, 12)),
+                       _fold((4, 5), 2), grad=True),
+          Case({"output_sizes": [5, 6], "kernel_sizes": 3, "dilations": 2, "paddings": 1,
+                "strides": 2}, rand((1, 18, 4)), _fold((5, 6), 3, 2, 1, 2))),
 ]
 
 LAYERS = ACTIVATIONS + RANDOM + COMMON + VISION

@@ -182,6 +182,28 @@ def conv2d_transpose_samples(dtype, rng):
                      {"output_size": out, **_full_attrs(2, attrs)}, f"{xs} -> {out}")
 
 
+def conv3d_transpose_samples(dtype, rng):
+    """As conv2d_transpose_samples, with filter [in, out / groups, kd, kh, kw]."""
+    for xs, fs, out, attrs in [
+        ((1, 2, 2, 3, 2), (2, 3, 2, 2, 3), (3, 4, 4), {}),
+        ((2, 4, 2, 2, 3), (4, 1, 2, 3, 2), (4, 2, 7), {"groups": 2, "strides": (2, 1, 2),
+                                                      "paddings": ((0, 1), (1, 1), (0, 0))}),
+        ((1, 1, 2, 2, 2), (1, 2, 2, 2, 2), (5, 4, 3), {"dilations": (2, 1, 1),
+                                                      "strides": (2, 2, 1)}),
+        ((1, 2, 3, 2, 3), (3, 2, 1, 2, 2), (4, 4, 3), {"data_format": "NDHWC",
+                                                      "strides": (2, 1, 1)}),
+    ]:
+        yield Sample((make(xs, dtype, rng), make(fs, dtype, rng)),
+                     {"output_size": out, **_full_attrs(3, attrs)}, f"{xs} -> {out}")
+
+
+def conv3d_transpose_errors(rng):
+    x = make((1, 2, 2, 2, 2), np.float32, rng)
+    yield ErrorInput(Sample((x, make((3, 1, 2, 2, 2), np.float32, rng)),
+                            {"output_size": (3, 3, 3)}), ValueError,
+                     r"conv3d_transpose: the input's channels \(2.*filter's first dimension")
+
+
 def conv2d_errors(rng):
     x = make((2, 3, 5, 5), np.float32, rng)
     yield ErrorInput(Sample((x, make((4, 2, 3, 3), np.float32, rng))), ValueError,
@@ -254,6 +276,8 @@ OPS = [
            gradgrad=True, tol=_CONV_TOL),
     OpInfo("conv2d_transpose", _conv_transpose_ref, conv2d_transpose_samples, gradgrad=True,
            tol=_CONV_TOL, errors=conv2d_transpose_errors),
+    OpInfo("conv3d_transpose", _conv_transpose_ref, conv3d_transpose_samples, gradgrad=True,
+           tol=_CONV_TOL, errors=conv3d_transpose_errors),
 ]
 
 
@@ -432,4 +456,232 @@ OPS += [
     OpInfo("avg_pool2d_grad", _avg_pool2d_grad_ref, avg_pool2d_grad_samples, gradgrad=True),
     OpInfo("adaptive_max_pool2d", _adaptive_max_pool2d_ref, adaptive_max_pool2d_samples,
            gradgrad=True),
+]
+
+
+
+# ---------------------------------------------------------------------------
+# 3-D pooling: along the flat spatial positions, window o reads input i where it does along
+# every axis, so the windows' reads are the Kronecker product of the axes' 0/1 matrices.
+# ---------------------------------------------------------------------------
+
+def _pool_reads(size, kernel_size, strides, paddings, ceil_mode):
+    """R[o, i] (flat output and input positions) = True where window o reads input i."""
+    reads = np.ones((1, 1), dtype=bool)
+    for m in _pool_mats(size, kernel_size, strides, paddings, ceil_mode):
+        reads = np.kron(reads, m.any(axis=1)).astype(bool)
+    return reads
+
+
+def _pool_count3(size, kernel_size, strides, paddings, ceil_mode, exclusive):
+    """Each window's count: the product of its counts along the axes (as _pool_count)."""
+    count = np.ones(())
+    for n, k, s, p in zip(size, kernel_size, strides, paddings):
+        pos = np.arange(_pool_out(n, k, s, p, ceil_mode))[:, None] * s - p[0] + np.arange(k)
+        lo, hi = (0, n) if exclusive else (-p[0], n + p[0])
+        count = np.multiply.outer(count, np.sum((pos >= lo) & (pos < hi), axis=1))
+    return count
+
+
+def _pool3_out(size, kernel_size, strides, paddings, ceil_mode):
+    return tuple(_pool_out(n, k, s, p, ceil_mode)
+                 for n, k, s, p in zip(size, kernel_size, strides, paddings))
+
+
+def _max_pool3d_ref(x, kernel_size=None, strides=None, paddings=None, ceil_mode=False):
+    """x at the positions each window reads, -inf elsewhere: the maximum and the flat index of
+    the first maximum; -1 and the lowest value for a window that reads nothing."""
+    reads = _pool_reads(x.shape[2:], kernel_size, strides, paddings, ceil_mode)
+    n, c = x.shape[:2]
+    vals = np.where(reads, x.reshape(n, c, 1, reads.shape[1]), -np.inf)   # [N, C, O, DHW]
+    out, mask = vals.max(-1), vals.argmax(-1)
+    empty = ~reads.any(-1)
+    shape = (n, c) + _pool3_out(x.shape[2:], kernel_size, strides, paddings, ceil_mode)
+    return (np.where(empty, np.finfo(x.dtype).min, out).astype(x.dtype).reshape(shape),
+            np.where(empty, -1, mask).astype(np.int32).reshape(shape))
+
+
+def _avg_pool3d_ref(x, kernel_size=None, strides=None, paddings=None, ceil_mode=False,
+                    exclusive=True):
+    """Window sums through the reads matrix, over the window's count."""
+    reads = _pool_reads(x.shape[2:], kernel_size, strides, paddings, ceil_mode)
+    n, c = x.shape[:2]
+    total = x.astype(np.float64).reshape(n, c, reads.shape[1]) @ reads.T
+    count = _pool_count3(x.shape[2:], kernel_size, strides, paddings, ceil_mode, exclusive)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return (total.reshape((n, c) + count.shape) / count).astype(x.dtype)
+
+
+def _avg_pool3d_grad_ref(out_grad, input_size=None, kernel_size=None, strides=None,
+                         paddings=None, ceil_mode=False, exclusive=True):
+    """Each window's gradient over its count, added where the window reads."""
+    reads = _pool_reads(input_size, kernel_size, strides, paddings, ceil_mode)
+    count = _pool_count3(input_size, kernel_size, strides, paddings, ceil_mode, exclusive)
+    n, c = out_grad.shape[:2]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        g = (out_grad.astype(np.float64) / count).reshape(n, c, reads.shape[0])
+    return (g @ reads).reshape((n, c) + tuple(input_size)).astype(out_grad.dtype)
+
+
+def _adaptive_max_pool3d_ref(x, output_size=None):
+    """The maximum over each bin (along each axis [floor(i n / m), ceil((i + 1) n / m))), one
+    bin at a time, its index found by comparing x with the bin's maximum."""
+    size = x.shape[2:]
+    out = np.empty(x.shape[:2] + tuple(output_size), dtype=x.dtype)
+    mask = np.empty(out.shape, dtype=np.int32)
+    flat = np.arange(int(np.prod(size))).reshape(size)
+    for o in np.ndindex(*output_size):
+        box = tuple(slice(i * n // m, -(-(i + 1) * n // m)) for i, n, m in zip(o, size,
+                                                                              output_size))
+        block = x[(slice(None), slice(None)) + box]
+        block = block.reshape(x.shape[:2] + (int(np.prod(block.shape[2:])),))
+        out[(Ellipsis,) + o] = block.max(-1)
+        mask[(Ellipsis,) + o] = flat[box].reshape(-1)[block.argmax(-1)]
+    return out, mask
+
+
+# (x shape, attrs): batch 1, odd sizes, padding, strides other than the kernel, ceil_mode
+POOL3D_CASES = [
+    ((1, 1, 2, 4, 4), {"kernel_size": (2, 2, 2), "strides": (2, 2, 2)}),
+    ((2, 2, 3, 5, 4), {"kernel_size": (3, 3, 2), "strides": (2, 2, 1),
+                       "paddings": ((1, 1), (1, 1), (0, 1))}),
+    ((1, 2, 5, 3, 4), {"kernel_size": (2, 2, 3), "strides": (2, 1, 2),
+                       "paddings": ((1, 0), (0, 1), (1, 1)), "ceil_mode": True}),
+    ((1, 1, 1, 1, 1), {"kernel_size": (1, 1, 1), "strides": (1, 1, 1)}),
+    ((0, 2, 2, 2, 2), {"kernel_size": (2, 2, 2), "strides": (2, 2, 2)}),     # an empty batch
+]
+
+
+def _pool3d_attrs(attrs):
+    return {"paddings": ((0, 0),) * 3, "ceil_mode": False, **attrs}
+
+
+def max_pool3d_samples(dtype, rng):
+    for shape, attrs in POOL3D_CASES:
+        yield Sample((_distinct(shape, dtype, rng),), _pool3d_attrs(attrs), f"{shape}")
+    x = _distinct((1, 2, 4, 3, 6), dtype, rng)[:, :, :, :, ::2]              # non-contiguous
+    yield Sample((x,), _pool3d_attrs({"kernel_size": (2, 2, 2), "strides": (1, 1, 1)}),
+                 "strided view")
+
+
+def avg_pool3d_samples(dtype, rng):
+    for shape, attrs in POOL3D_CASES:
+        for exclusive in (True, False):
+            yield Sample((make(shape, dtype, rng),),
+                         {**_pool3d_attrs(attrs), "exclusive": exclusive},
+                         f"{shape} exclusive={exclusive}")
+    yield Sample((make((1, 1, 3, 3, 3), dtype, rng),),
+                 {**_pool3d_attrs({"kernel_size": (2, 2, 2), "strides": (2, 2, 2),
+                                   "paddings": ((1, 1),) * 3, "ceil_mode": True}),
+                  "exclusive": True}, "padding-only window", grad=False)
+
+
+def avg_pool3d_grad_samples(dtype, rng):
+    for shape, attrs in POOL3D_CASES:
+        a = _pool3d_attrs(attrs)
+        out = _pool3_out(shape[2:], a["kernel_size"], a["strides"], a["paddings"],
+                         a["ceil_mode"])
+        for exclusive in (True, False):
+            yield Sample((make(shape[:2] + out, dtype, rng),),
+                         {"input_size": shape[2:], **a, "exclusive": exclusive}, f"{shape}")
+
+
+def max_pool3d_grad_samples(dtype, rng):
+    for shape, attrs in POOL3D_CASES:
+        _, mask = _max_pool3d_ref(_distinct(shape, np.float64, rng), **_pool3d_attrs(attrs))
+        yield Sample((make(mask.shape, dtype, rng), mask), {"input_size": shape[2:]}, f"{shape}")
+    yield Sample((make((1, 1, 1, 2, 2), dtype, rng), np.array([[[[[7, 7], [7, -1]]]]], np.int32)),
+                 {"input_size": (2, 2, 2)}, "repeated and -1")
+
+
+def adaptive_max_pool3d_samples(dtype, rng):
+    for shape, size in [((1, 1, 3, 5, 5), (2, 3, 3)), ((2, 2, 4, 3, 5), (3, 2, 2)),
+                        ((1, 1, 2, 2, 3), (4, 3, 5)), ((2, 1, 3, 3, 3), (1, 1, 1)),
+                        ((0, 2, 3, 3, 3), (2, 2, 2))]:
+        yield Sample((_distinct(shape, dtype, rng),), {"output_size": size}, f"{shape}->{size}")
+
+
+def pool3d_errors(rng):
+    yield ErrorInput(Sample((make((2, 3, 4, 4), np.float32, rng),), {"kernel_size": (2, 2, 2)}),
+                     ValueError, "x must be a 5-D tensor")
+    yield ErrorInput(Sample((make((1, 1, 2, 2, 2), np.float32, rng),),
+                            {"kernel_size": (3, 3, 3)}), ValueError,
+                     "larger than the padded input")
+    yield ErrorInput(Sample((make((1, 1, 2, 2, 2), np.float32, rng),), {"kernel_size": (2, 2)}),
+                     ValueError, "kernel_size must be 3 positive ints")
+
+
+def max_pool3d_grad_errors(rng):
+    yield ErrorInput(Sample((make((1, 1, 2, 2, 2), np.float32, rng),
+                             np.zeros((1, 1, 2, 2), np.int32)), {"input_size": (4, 4, 4)}),
+                     ValueError, "same 5-D shape")
+
+
+OPS += [
+    OpInfo("max_pool3d", _max_pool3d_ref, max_pool3d_samples, gradgrad=True,
+           errors=pool3d_errors),
+    OpInfo("max_pool3d_grad", _max_pool2d_grad_ref, max_pool3d_grad_samples, gradgrad=True,
+           errors=max_pool3d_grad_errors),
+    OpInfo("avg_pool3d", _avg_pool3d_ref, avg_pool3d_samples, gradgrad=True,
+           errors=pool3d_errors),
+    OpInfo("avg_pool3d_grad", _avg_pool3d_grad_ref, avg_pool3d_grad_samples, gradgrad=True),
+    OpInfo("adaptive_max_pool3d", _adaptive_max_pool3d_ref, adaptive_max_pool3d_samples,
+           gradgrad=True),
+]
+
+
+
+# ---------------------------------------------------------------------------
+# max_unpool: values written at flat spatial positions
+# ---------------------------------------------------------------------------
+
+def _max_unpool_ref(x, indices, output_size=None):
+    """out[n, c].flat[indices[n, c, ...]] = x[n, c, ...], one plane at a time (in x's order,
+    so of a repeated position the last value stays)."""
+    n, c = x.shape[:2]
+    out = np.zeros((n, c, int(np.prod(output_size))), dtype=x.dtype)
+    for i, j in np.ndindex(n, c):
+        for v, k in zip(x[i, j].reshape(-1), indices[i, j].reshape(-1)):
+            out[i, j, k] = v
+    return out.reshape((n, c) + tuple(output_size))
+
+
+def _positions(shape, output_size, rng):
+    """Distinct flat positions of output_size for each [N, C] plane, shaped like x."""
+    n, c = shape[:2]
+    size, count = int(np.prod(output_size)), int(np.prod(shape[2:]))
+    return np.array([rng.choice(size, count, replace=False) for _ in range(n * c)],
+                    dtype=np.int32).reshape(shape)
+
+
+def _max_unpool_samples(cases):
+    def gen(dtype, rng):
+        for shape, size in cases:
+            yield Sample((make(shape, dtype, rng), _positions(shape, size, rng)),
+                         {"output_size": size}, f"{shape} -> {size}")
+        x = make((1, 1) + (2,) * (len(cases[0][1])), dtype, rng)
+        mask = np.zeros(x.shape, np.int32)                   # every value at position 0
+        yield Sample((x, mask), {"output_size": cases[0][1]}, "repeated position", grad=False)
+    return gen
+
+
+def _max_unpool_errors(nd):
+    def gen(rng):
+        x = make((1, 1) + (2,) * nd, np.float32, rng)
+        yield ErrorInput(Sample((x, np.full(x.shape, 9, np.int32)), {"output_size": (2,) * nd}),
+                         ValueError, rf"max_unpool{nd}d: indices must be in \[0, {2 ** nd}\)")
+        yield ErrorInput(Sample((x, np.zeros((1, 2) + (2,) * nd, np.int32)),
+                                {"output_size": (4,) * nd}), ValueError,
+                         "must have the shape of x")
+    return gen
+
+
+OPS += [
+    OpInfo("max_unpool2d", _max_unpool_ref,
+           _max_unpool_samples([((1, 1, 2, 2), (4, 4)), ((2, 3, 3, 2), (5, 4)),
+                                ((1, 2, 1, 3), (3, 7)), ((0, 2, 2, 2), (4, 4))]),
+           gradgrad=True, errors=_max_unpool_errors(2)),
+    OpInfo("max_unpool3d", _max_unpool_ref,
+           _max_unpool_samples([((1, 1, 1, 2, 2), (2, 4, 4)), ((2, 2, 2, 3, 1), (3, 5, 2))]),
+           gradgrad=True, errors=_max_unpool_errors(3)),
 ]

@@ -178,40 +178,82 @@ def conv2d_transpose(x, filter, output_size=(1, 1), strides=(1, 1), paddings=((0
                             data_format)
 
 
+@kernel
+def conv3d_transpose(x, filter, output_size=(1, 1, 1), strides=(1, 1, 1),
+                     paddings=((0, 0), (0, 0), (0, 0)), dilations=(1, 1, 1), groups=1,
+                     data_format="NCDHW"):
+    """3-D transposed convolution: conv3d's input gradient with x as the output gradient"""
+    return _conv_grad_input(x, filter, output_size, strides, paddings, dilations, groups,
+                            data_format)
+
+
 def pool_divisor(size, kernel_size, strides, paddings, ceil_mode, exclusive):
-    """The size of each pooling window [OH, OW]: the window clamped to x (exclusive), else to
+    """The size of each pooling window [*out]: the window clamped to x (exclusive), else to
     [-pad_before, size + pad_before) (Paddle's rule, which ignores the padding after)."""
-    counts = []
-    for n, k, s, (a, b) in zip(size, kernel_size, strides, paddings):
+    nd, divisor = len(size), 1
+    for axis, (n, k, s, (a, b)) in enumerate(zip(size, kernel_size, strides, paddings)):
         start = np.arange(pool_out_size(n, k, s, (a, b), ceil_mode)) * s - a
         lo, hi = (0, n) if exclusive else (-a, n + a)
-        counts.append(np.maximum(np.minimum(start + k, hi) - np.maximum(start, lo), 0))
-    return np.multiply.outer(*counts)
+        count = np.maximum(np.minimum(start + k, hi) - np.maximum(start, lo), 0)
+        divisor = divisor * count.reshape((-1,) + (1,) * (nd - 1 - axis))
+    return divisor
+
+
+def _flat_index(coords, size):
+    """The flat index into size of per-axis coordinates (broadcast), and where all are
+    inside."""
+    flat, inside = coords[0], (coords[0] >= 0) & (coords[0] < size[0])
+    for c, n in zip(coords[1:], size[1:]):
+        flat = flat * n + c
+        inside = inside & (c >= 0) & (c < n)
+    return flat, inside
+
+
+def _unravel(arg, shape):
+    """The per-axis positions in shape of the flat (row-major) positions arg."""
+    out = []
+    for n in shape[:0:-1]:
+        out.insert(0, arg % n)
+        arg = arg // n
+    return [arg] + out
+
+
+def _max_pool(x, kernel_size, strides, paddings, ceil_mode):
+    """window maxima, and where in x's flat spatial positions each came from (-1: a window of
+    padding only)"""
+    nd, size = len(kernel_size), x.shape[2:]
+    pads = ceil_paddings(size, kernel_size, strides, paddings, ceil_mode)
+    win = windows(x, kernel_size, strides, pads, (1,) * nd, value=-np.inf)
+    out = np.full(win.shape[:2 + nd], -np.inf, dtype=x.dtype)
+    arg = np.zeros(out.shape, dtype=np.int64)
+    for k, pos in enumerate(np.ndindex(*kernel_size)):   # the first maximum wins, as argmax
+        value = win[(Ellipsis,) + pos]
+        better = value > out
+        out = np.where(better, value, out)
+        arg = np.where(better, k, arg)
+    coords = [(np.arange(o) * s - p[0]).reshape((-1,) + (1,) * (nd - 1 - axis)) + k
+              for axis, (o, s, p, k) in enumerate(zip(out.shape[2:], strides, paddings,
+                                                      _unravel(arg, kernel_size)))]
+    flat, inside = _flat_index(coords, size)
+    return (np.where(inside, out, np.finfo(x.dtype).min).astype(x.dtype),
+            np.where(inside, flat, -1).astype(np.int32))
 
 
 @kernel
 def max_pool2d(x, kernel_size=(1, 1), strides=(1, 1), paddings=((0, 0), (0, 0)),
                ceil_mode=False):
     """window maxima, and where in x [H * W] each came from (-1: a window of padding only)"""
-    size = x.shape[2:]
-    pads = ceil_paddings(size, kernel_size, strides, paddings, ceil_mode)
-    win = windows(x, kernel_size, strides, pads, (1, 1), value=-np.inf)
-    out = np.full(win.shape[:4], -np.inf, dtype=x.dtype)
-    arg = np.zeros(win.shape[:4], dtype=np.int64)
-    for k, pos in enumerate(np.ndindex(*kernel_size)):   # the first maximum wins, as argmax
-        value = win[(Ellipsis,) + pos]
-        better = value > out
-        out = np.where(better, value, out)
-        arg = np.where(better, k, arg)
-    row = np.arange(out.shape[2])[:, None] * strides[0] - paddings[0][0] + arg // kernel_size[1]
-    col = np.arange(out.shape[3]) * strides[1] - paddings[1][0] + arg % kernel_size[1]
-    inside = (row >= 0) & (row < size[0]) & (col >= 0) & (col < size[1])
-    mask = np.where(inside, row * size[1] + col, -1).astype(np.int32)
-    return np.where(inside, out, np.finfo(x.dtype).min).astype(x.dtype), mask
+    return _max_pool(x, kernel_size, strides, paddings, ceil_mode)
 
 
 @kernel
-def max_pool2d_grad(out_grad, mask, input_size=(1, 1)):
+def max_pool3d(x, kernel_size=(1, 1, 1), strides=(1, 1, 1), paddings=((0, 0), (0, 0), (0, 0)),
+               ceil_mode=False):
+    """window maxima, and where in x [D * H * W] each came from (-1: padding only)"""
+    return _max_pool(x, kernel_size, strides, paddings, ceil_mode)
+
+
+def _max_pool_grad(out_grad, mask, input_size):
     """out_grad added into zeros [N, C, *input_size] at the flat positions mask names"""
     n, c = out_grad.shape[:2]
     hw = int(np.prod(input_size))
@@ -224,26 +266,65 @@ def max_pool2d_grad(out_grad, mask, input_size=(1, 1)):
 
 
 @kernel
-def avg_pool2d(x, kernel_size=(1, 1), strides=(1, 1), paddings=((0, 0), (0, 0)),
-               ceil_mode=False, exclusive=True):
+def max_pool2d_grad(out_grad, mask, input_size=(1, 1)):
+    """out_grad added into zeros [N, C, *input_size] at the flat positions mask names"""
+    return _max_pool_grad(out_grad, mask, input_size)
+
+
+@kernel
+def max_pool3d_grad(out_grad, mask, input_size=(1, 1, 1)):
+    """out_grad added into zeros [N, C, *input_size] at the flat positions mask names"""
+    return _max_pool_grad(out_grad, mask, input_size)
+
+
+def _avg_pool(x, kernel_size, strides, paddings, ceil_mode, exclusive):
     """window sums divided by the window's size (exclusive: its elements inside x)"""
+    nd = len(kernel_size)
     pads = ceil_paddings(x.shape[2:], kernel_size, strides, paddings, ceil_mode)
-    total = windows(x, kernel_size, strides, pads, (1, 1)).sum(axis=(-2, -1))
+    total = windows(x, kernel_size, strides, pads, (1,) * nd).sum(axis=tuple(range(-nd, 0)))
     with np.errstate(invalid="ignore", divide="ignore"):  # a window of padding only: nan
         return (total / pool_divisor(x.shape[2:], kernel_size, strides, paddings, ceil_mode,
                                      exclusive)).astype(x.dtype)
 
 
-@kernel
-def avg_pool2d_grad(out_grad, input_size=(1, 1), kernel_size=(1, 1), strides=(1, 1),
-                    paddings=((0, 0), (0, 0)), ceil_mode=False, exclusive=True):
+def _avg_pool_grad(out_grad, input_size, kernel_size, strides, paddings, ceil_mode, exclusive):
     """each window's gradient / its size, spread back over the window (col2im)"""
     pads = ceil_paddings(input_size, kernel_size, strides, paddings, ceil_mode)
     with np.errstate(invalid="ignore", divide="ignore"):
         g = out_grad / pool_divisor(input_size, kernel_size, strides, paddings, ceil_mode,
                                     exclusive)
     cols = np.broadcast_to(g.astype(out_grad.dtype), tuple(kernel_size) + g.shape)
-    return col2im(cols, tuple(input_size), strides, pads, (1, 1))
+    return col2im(cols, tuple(input_size), strides, pads, (1,) * len(kernel_size))
+
+
+@kernel
+def avg_pool2d(x, kernel_size=(1, 1), strides=(1, 1), paddings=((0, 0), (0, 0)),
+               ceil_mode=False, exclusive=True):
+    """window sums divided by the window's size (exclusive: its elements inside x)"""
+    return _avg_pool(x, kernel_size, strides, paddings, ceil_mode, exclusive)
+
+
+@kernel
+def avg_pool3d(x, kernel_size=(1, 1, 1), strides=(1, 1, 1), paddings=((0, 0), (0, 0), (0, 0)),
+               ceil_mode=False, exclusive=True):
+    """window sums divided by the window's size (exclusive: its elements inside x)"""
+    return _avg_pool(x, kernel_size, strides, paddings, ceil_mode, exclusive)
+
+
+@kernel
+def avg_pool2d_grad(out_grad, input_size=(1, 1), kernel_size=(1, 1), strides=(1, 1),
+                    paddings=((0, 0), (0, 0)), ceil_mode=False, exclusive=True):
+    """each window's gradient / its size, spread back over the window (col2im)"""
+    return _avg_pool_grad(out_grad, input_size, kernel_size, strides, paddings, ceil_mode,
+                          exclusive)
+
+
+@kernel
+def avg_pool3d_grad(out_grad, input_size=(1, 1, 1), kernel_size=(1, 1, 1), strides=(1, 1, 1),
+                    paddings=((0, 0), (0, 0), (0, 0)), ceil_mode=False, exclusive=True):
+    """each window's gradient / its size, spread back over the window (col2im)"""
+    return _avg_pool_grad(out_grad, input_size, kernel_size, strides, paddings, ceil_mode,
+                          exclusive)
 
 
 def adaptive_bins(n, m):
@@ -252,19 +333,61 @@ def adaptive_bins(n, m):
     return (i * n) // m, -((-(i + 1) * n) // m)
 
 
+def _adaptive_max_pool(x, output_size):
+    """maxima over Paddle's adaptive bins, and where in x's flat spatial positions each came
+    from: each bin padded to the longest bin's size (with -inf), one gather, one argmax."""
+    nd, size = len(output_size), x.shape[2:]
+    starts, idx, valid = [], [], True
+    for axis, (n, m) in enumerate(zip(size, output_size)):
+        start, end = adaptive_bins(n, m)
+        at = start[:, None] + np.arange(int(np.max(end - start)))       # [O, K] along the axis
+        shape = [1] * (2 * nd)
+        shape[axis], shape[nd + axis] = at.shape
+        starts.append(start.reshape(shape[:nd]))
+        idx.append(np.minimum(at, n - 1).reshape(shape))                 # [*O, *K] broadcast
+        valid = valid & (at < end[:, None]).reshape(shape)
+    patch = np.where(valid, x[(slice(None), slice(None)) + tuple(idx)], -np.inf)
+    kshape = patch.shape[2 + nd:]
+    flat = patch.reshape(patch.shape[:2 + nd] + (int(np.prod(kshape)),))
+    arg = np.argmax(flat, axis=-1)
+    out = np.take_along_axis(flat, arg[..., None], axis=-1)[..., 0].astype(x.dtype)
+    coords = [start + k for start, k in zip(starts, _unravel(arg, kshape))]
+    return out, _flat_index(coords, size)[0].astype(np.int32)
+
+
 @kernel
 def adaptive_max_pool2d(x, output_size=(1, 1)):
     """maxima over Paddle's adaptive bins, and where in x [H * W] each came from"""
-    h, w = x.shape[2:]
-    (rs, re), (cs, ce) = adaptive_bins(h, output_size[0]), adaptive_bins(w, output_size[1])
-    kh, kw = int(np.max(re - rs)), int(np.max(ce - cs))
-    rows, cols = rs[:, None] + np.arange(kh), cs[:, None] + np.arange(kw)   # [OH, KH], [OW, KW]
-    valid = (rows < re[:, None])[:, :, None, None] & (cols < ce[:, None])[None, None]
-    patch = x[:, :, np.minimum(rows, h - 1)[:, :, None, None], np.minimum(cols, w - 1)]
-    patch = np.where(valid, patch, -np.inf).transpose(0, 1, 2, 4, 3, 5)
-    flat = patch.reshape(patch.shape[:4] + (kh * kw,))
-    arg = np.argmax(flat, axis=-1)
-    out = np.take_along_axis(flat, arg[..., None], axis=-1)[..., 0].astype(x.dtype)
-    row = rows[np.arange(output_size[0])[:, None], arg // kw]
-    col = cols[np.arange(output_size[1]), arg % kw]
-    return out, (row * w + col).astype(np.int32)
+    return _adaptive_max_pool(x, output_size)
+
+
+@kernel
+def adaptive_max_pool3d(x, output_size=(1, 1, 1)):
+    """maxima over Paddle's adaptive bins, and where in x [D * H * W] each came from"""
+    return _adaptive_max_pool(x, output_size)
+
+
+def _max_unpool(x, indices, output_size):
+    """zeros [N, C, *output_size] with x written at the flat positions indices name"""
+    n, c = x.shape[:2]
+    size = int(np.prod(output_size))
+    idx = indices.reshape(n * c, int(np.prod(x.shape[2:]))).astype(np.int64)
+    if idx.size and (idx.min() < 0 or idx.max() >= size):
+        raise ValueError(f"max_unpool{len(output_size)}d: indices must be in [0, {size}) (the "
+                         f"output's {list(output_size)} positions), got values in "
+                         f"[{idx.min()}, {idx.max()}]")
+    out = np.zeros((n * c, size), dtype=x.dtype)
+    out[np.arange(n * c)[:, None], idx] = x.reshape(idx.shape)
+    return out.reshape((n, c) + tuple(output_size))
+
+
+@kernel
+def max_unpool2d(x, indices, output_size=(1, 1)):
+    """zeros [N, C, *output_size] with x written at the flat H * W positions indices name"""
+    return _max_unpool(x, indices, output_size)
+
+
+@kernel
+def max_unpool3d(x, indices, output_size=(1, 1, 1)):
+    """zeros [N, C, *output_size] with x written at the flat D * H * W positions indices name"""
+    return _max_unpool(x, indices, output_size)

@@ -1,4 +1,5 @@
-"""Convolution layers: Conv1D, Conv2D, Conv3D, Conv1DTranspose, Conv2DTranspose.
+"""Convolution layers: Conv1D, Conv2D, Conv3D, Conv1DTranspose, Conv2DTranspose,
+Conv3DTranspose.
 
 Parameters follow Paddle's layouts, names and defaults, so a Paddle state_dict loads:
 weight [out_channels, in_channels / groups, *kernel_size] (transposed: [in_channels,
@@ -180,4 +181,24 @@ class Conv2DTranspose(_ConvNd):
                                   output_size, self._data_format)
 
 
-__all__ = ["Conv1D", "Conv2D", "Conv3D", "Conv1DTranspose", "Conv2DTranspose"]
+class Conv3DTranspose(_ConvNd):
+    """3-D transposed convolution over x [N, C, D, H, W] (or NDHWC); forward takes
+    output_size."""
+
+    _nd = 3
+    _transposed = True
+
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0,
+                 output_padding=0, dilation=1, groups=1, weight_attr=None, bias_attr=None,
+                 data_format="NCDHW"):
+        super().__init__(in_channels, out_channels, kernel_size, stride, padding, dilation,
+                         groups, "zeros", weight_attr, bias_attr, data_format, output_padding)
+
+    def forward(self, x, output_size=None):
+        return F.conv3d_transpose(x, self.weight, self.bias, self._stride, self._padding,
+                                  self.output_padding, self._groups, self._dilation,
+                                  output_size, self._data_format)
+
+
+__all__ = ["Conv1D", "Conv2D", "Conv3D", "Conv1DTranspose", "Conv2DTranspose",
+           "Conv3DTranspose"]

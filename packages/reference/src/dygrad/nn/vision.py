@@ -1,5 +1,5 @@
 """Vision layers: Upsample (and its nearest / bilinear 2-D forms), PixelShuffle,
-PixelUnshuffle, ChannelShuffle, Unfold."""
+PixelUnshuffle, ChannelShuffle, Unfold, Fold."""
 
 from __future__ import annotations
 
@@ -82,6 +82,24 @@ class Unfold(Layer):
                 f"padding={self.paddings}, stride={self.strides}")
 
 
+class Fold(Layer):
+    """col2im: the columns x [N, C * kh * kw, L] added into [N, C, *output_sizes]."""
+
+    def __init__(self, output_sizes, kernel_sizes, dilations=1, paddings=0, strides=1,
+                 name=None):
+        super().__init__()
+        self.output_sizes, self.kernel_sizes = output_sizes, kernel_sizes
+        self.dilations, self.paddings, self.strides = dilations, paddings, strides
+
+    def forward(self, x):
+        return F.fold(x, self.output_sizes, self.kernel_sizes, self.strides, self.paddings,
+                      self.dilations)
+
+    def extra_repr(self):
+        return (f"kernel_size={self.kernel_sizes}, dilation={self.dilations}, "
+                f"padding={self.paddings}, stride={self.strides}")
+
+
 class PixelUnshuffle(Layer):
     """[N, C, H * r, W * r] -> [N, C * r * r, H, W], as F.pixel_unshuffle."""
 
@@ -116,5 +134,5 @@ class ChannelShuffle(Layer):
         return f"groups={self._groups}{fmt}"
 
 
-__all__ = ["Upsample", "UpsamplingNearest2D", "UpsamplingBilinear2D", "PixelShuffle", "Unfold",
+__all__ = ["Upsample", "UpsamplingNearest2D", "UpsamplingBilinear2D", "PixelShuffle", "Unfold", "Fold",
            "PixelUnshuffle", "ChannelShuffle"]

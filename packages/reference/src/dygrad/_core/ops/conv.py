@@ -12,8 +12,8 @@ gives every gradient of the three ops in terms of the three ops, so second deriv
 Attributes come resolved by the functional API: ``strides``, ``dilations`` (one int per
 spatial axis), ``paddings`` ((before, after) per spatial axis; Paddle's 'SAME' and 'VALID'
 are turned into numbers there), ``groups``, ``data_format``. Pooling ops take channels-first
-``[N, C, H, W]`` input; their ``mask`` output is the flat index into ``H * W`` of each
-maximum, as Paddle's ``max_pool2d_with_index``.
+``[N, C, H, W]`` (``[N, C, D, H, W]``) input; their ``mask`` output is the flat index into
+``H * W`` (``D * H * W``) of each maximum, as Paddle's ``max_pool2d_with_index``.
 """
 
 from __future__ import annotations
@@ -243,39 +243,45 @@ def transpose_out_size(op, size, ksize, strides, paddings, dilations, output_siz
                              f"(kernel {list(ksize)}, strides {list(strides)})")
 
 
-def _conv2d_transpose_meta(x, filter, output_size=(1, 1), strides=(1, 1),
-                           paddings=((0, 0), (0, 0)), dilations=(1, 1), groups=1,
-                           data_format="NCHW"):
-    op = "conv2d_transpose"
-    _conv_checks(op, 2, x, filter, strides, paddings, dilations, groups, data_format,
-                 transposed=True)
-    transpose_out_size(op, spatial(x.shape, data_format), filter.shape[2:], strides, paddings,
-                       dilations, output_size)
-    return Meta(_layout(x.shape[0], filter.shape[1] * groups, tuple(output_size), data_format),
-                x.dtype)
+def _register_transpose(nd):
+    """The row conv{nd}d_transpose: conv{nd}d_grad_input with x as the output gradient."""
+    op, conv = f"conv{nd}d_transpose", f"conv{nd}d"
+    ones, zeros, fmt = (1,) * nd, ((0, 0),) * nd, FORMATS[nd][0]
+
+    def meta(x, filter, output_size=ones, strides=ones, paddings=zeros, dilations=ones,
+             groups=1, data_format=fmt):
+        _conv_checks(op, nd, x, filter, strides, paddings, dilations, groups, data_format,
+                     transposed=True)
+        transpose_out_size(op, spatial(x.shape, data_format), filter.shape[2:], strides,
+                           paddings, dilations, output_size)
+        return Meta(_layout(x.shape[0], filter.shape[1] * groups, tuple(output_size),
+                            data_format), x.dtype)
+
+    def grad(ctx, g):
+        """out = grad_input(x, filter): dx = conv(g, filter), dfilter = grad_filter(g, x)."""
+        a = _common(ctx.attrs)
+        dx = getattr(ops, conv)(g, ctx["filter"], **a) if ctx.needs("x") else None
+        dw = (getattr(ops, f"{conv}_grad_filter")(g, ctx["x"],
+                                                  filter_size=ctx.shape("filter")[2:], **a)
+              if ctx.needs("filter") else None)
+        return dx, dw
+
+    register(OpDef(op, ("x", "filter"), meta,
+                   f"{nd}-D transposed convolution of x with filter [in_channels, out_channels "
+                   f"/ groups, *kernel] to spatial size output_size: every input element adds "
+                   f"filter times itself into its window of the output ({conv}'s input "
+                   f"gradient).",
+                   attrs={"output_size": ones, "strides": ones, "paddings": zeros,
+                          "dilations": ones, "groups": 1, "data_format": fmt},
+                   grad=grad, saves=("x", "filter")))
 
 
-def _conv2d_transpose_grad(ctx, g):
-    """out = conv2d_grad_input(x, filter): dx = conv2d(g, filter),
-    dfilter = conv2d_grad_filter(g, x)."""
-    a = _common(ctx.attrs)
-    dx = ops.conv2d(g, ctx["filter"], **a) if ctx.needs("x") else None
-    dw = (ops.conv2d_grad_filter(g, ctx["x"], filter_size=ctx.shape("filter")[2:], **a)
-          if ctx.needs("filter") else None)
-    return dx, dw
-
-
-register(OpDef("conv2d_transpose", ("x", "filter"), _conv2d_transpose_meta,
-               "2-D transposed convolution of x with filter [in_channels, out_channels / groups,"
-               " kh, kw] to spatial size output_size: every input element adds filter times "
-               "itself into its window of the output (conv2d's input gradient).",
-               attrs={"output_size": (1, 1), "strides": (1, 1), "paddings": ((0, 0), (0, 0)),
-                      "dilations": (1, 1), "groups": 1, "data_format": "NCHW"},
-               grad=_conv2d_transpose_grad, saves=("x", "filter")))
+_register_transpose(2)
+_register_transpose(3)
 
 
 # ---------------------------------------------------------------------------
-# pooling (channels-first [N, C, H, W])
+# pooling (channels-first [N, C, *spatial])
 # ---------------------------------------------------------------------------
 
 def pool_out_size(n, k, s, paddings, ceil_mode) -> int:
@@ -292,15 +298,15 @@ def ceil_paddings(size, kernel_size, strides, paddings, ceil_mode) -> tuple:
     return tuple(out)
 
 
-def _pool_meta_for(op):
-    def meta(x, kernel_size=(1, 1), strides=(1, 1), paddings=((0, 0), (0, 0)), ceil_mode=False,
-             **rest):
-        _check_rank(op, "x", x, 4, "NCHW")
+def _pool_meta_for(op, nd=2):
+    def meta(x, kernel_size=(1,) * nd, strides=(1,) * nd, paddings=((0, 0),) * nd,
+             ceil_mode=False, **rest):
+        _check_rank(op, "x", x, nd + 2, FORMATS[nd][0])
         _check_float(op, ("x", x))
-        if len(kernel_size) != 2 or min(kernel_size) <= 0:
-            raise ValueError(f"{op}: kernel_size must be 2 positive ints, got "
+        if len(kernel_size) != nd or min(kernel_size) <= 0:
+            raise ValueError(f"{op}: kernel_size must be {nd} positive ints, got "
                              f"{list(kernel_size)}")
-        _check_window(op, 2, strides, paddings)
+        _check_window(op, nd, strides, paddings)
         out = tuple(pool_out_size(n, k, s, p, ceil_mode)
                     for n, k, s, p in zip(x.shape[2:], kernel_size, strides, paddings))
         if min(out) <= 0:
@@ -311,103 +317,143 @@ def _pool_meta_for(op):
     return meta
 
 
-_max_pool_meta = _pool_meta_for("max_pool2d")
+def _register_pool(nd):
+    """The rows max_pool{nd}d, max_pool{nd}d_grad, avg_pool{nd}d, avg_pool{nd}d_grad and
+    adaptive_max_pool{nd}d; a mask is the flat index into the input's spatial positions."""
+    max_pool, max_grad = f"max_pool{nd}d", f"max_pool{nd}d_grad"
+    avg_pool, avg_grad, adaptive = f"avg_pool{nd}d", f"avg_pool{nd}d_grad", f"adaptive_max_pool{nd}d"
+    ones, spatial_name = (1,) * nd, " * ".join(FORMATS[nd][0][2:])
+    pool_attrs = {"kernel_size": ones, "strides": ones, "paddings": ((0, 0),) * nd,
+                  "ceil_mode": False}
+    max_meta = _pool_meta_for(max_pool, nd)
+
+    def max_pool_meta(x, **attrs):
+        out = max_meta(x, **attrs)
+        return out, Meta(out.shape, np.dtype(np.int32))
+
+    def max_pool_grad(ctx, g, g_mask):
+        """Each maximum's gradient goes back to where it was read."""
+        return getattr(ops, max_grad)(g, ctx["mask"], input_size=ctx.shape("x")[2:])
+
+    register(OpDef(max_pool, ("x",), max_pool_meta,
+                   f"The maximum of each (padded, strided) window of x, and its flat index into "
+                   f"x's {spatial_name} (int32; -1 and the dtype's lowest value for a window of "
+                   f"padding only, which ceil_mode can make).", attrs=pool_attrs,
+                   grad=max_pool_grad, saves=("mask",), outputs=("out", "mask"),
+                   nondiff_outputs=("mask",)))
+
+    def max_grad_meta(out_grad, mask, input_size=ones):
+        if tuple(mask.shape) != tuple(out_grad.shape) or len(out_grad.shape) != nd + 2:
+            raise ValueError(f"{max_grad}: out_grad {_name(out_grad.shape)} and mask "
+                             f"{_name(mask.shape)} must have the same {nd + 2}-D shape")
+        if mask.dtype.kind not in "iu":
+            raise TypeError(f"{max_grad}: mask must be an integer tensor, got "
+                            f"{from_numpy(mask.dtype).name}")
+        return Meta(tuple(out_grad.shape[:2]) + tuple(input_size), out_grad.dtype)
+
+    def max_grad_grad(ctx, h):
+        """Linear in out_grad: its gradient reads h at the mask (0 where the mask is -1)."""
+        mask = ctx["mask"]
+        n, c = mask.shape[:2]
+        got = ops.take_along_axis(ops.reshape(h, shape=(n, c, int(np.prod(h.shape[2:])))),
+                                  ops.reshape(mask, shape=(n, c, int(np.prod(mask.shape[2:])))),
+                                  axis=2)
+        got = ops.reshape(got, shape=tuple(mask.shape))
+        return (ops.where(ops.greater_equal(mask, ops.full_like(mask)), got,
+                          ops.full_like(got)), None)
+
+    register(OpDef(max_grad, ("out_grad", "mask"), max_grad_meta,
+                   f"Zeros [N, C, *input_size] with out_grad added at the flat {spatial_name} "
+                   f"positions mask names (-1: nowhere): the gradient of {max_pool} and "
+                   f"{adaptive}.", attrs={"input_size": ones}, grad=max_grad_grad,
+                   saves=("mask",)))
+
+    def avg_pool_grad(ctx, g):
+        return getattr(ops, avg_grad)(g, input_size=ctx.shape("x")[2:], **ctx.attrs)
+
+    register(OpDef(avg_pool, ("x",), _pool_meta_for(avg_pool, nd),
+                   "The mean of each (padded, strided) window of x: its sum divided by its "
+                   "number of elements inside x (exclusive) or inside the padded x (nan for a "
+                   "window of padding only with exclusive, which ceil_mode can make).",
+                   attrs={**pool_attrs, "exclusive": True}, grad=avg_pool_grad))
+
+    def avg_grad_meta(out_grad, input_size=ones, **attrs):
+        shape = tuple(out_grad.shape[:2]) + tuple(input_size)
+        want = _pool_meta_for(avg_grad, nd)(Meta(shape, out_grad.dtype), **attrs)
+        if tuple(want.shape) != tuple(out_grad.shape):
+            raise ValueError(f"{avg_grad}: out_grad of shape {_name(out_grad.shape)} does not "
+                             f"come from an input of size {list(input_size)} (that gives "
+                             f"{_name(want.shape)})")
+        return Meta(shape, out_grad.dtype)
+
+    def avg_grad_grad(ctx, h):
+        """Linear in out_grad and the adjoint of the pooling: its gradient is the pooling."""
+        attrs = {k: v for k, v in ctx.attrs.items() if k != "input_size"}
+        return getattr(ops, avg_pool)(h, **attrs)
+
+    register(OpDef(avg_grad, ("out_grad",), avg_grad_meta,
+                   f"The gradient of {avg_pool} on an input of spatial size input_size: each "
+                   f"window's out_grad divided by its size, added over the window.",
+                   attrs={"input_size": ones, **pool_attrs, "exclusive": True},
+                   grad=avg_grad_grad))
+
+    def adaptive_meta(x, output_size=ones):
+        _check_rank(adaptive, "x", x, nd + 2, FORMATS[nd][0])
+        _check_float(adaptive, ("x", x))
+        if len(output_size) != nd or min(output_size) <= 0:
+            raise ValueError(f"{adaptive}: output_size must be {nd} positive ints, got "
+                             f"{list(output_size)}")
+        if min(x.shape[2:]) <= 0:
+            raise ValueError(f"{adaptive}: x of shape {_name(x.shape)} has an empty spatial "
+                             f"axis")
+        shape = tuple(x.shape[:2]) + tuple(output_size)
+        return Meta(shape, x.dtype), Meta(shape, np.dtype(np.int32))
+
+    register(OpDef(adaptive, ("x",), adaptive_meta,
+                   f"The maximum of x over each of Paddle's adaptive bins (along each spatial "
+                   f"axis of size n into m bins: [floor(i n / m), ceil((i + 1) n / m))), and its "
+                   f"flat index into {spatial_name} (int32).", attrs={"output_size": ones},
+                   grad=max_pool_grad, saves=("mask",), outputs=("out", "mask"),
+                   nondiff_outputs=("mask",)))
 
 
-def _max_pool2d_meta(x, **attrs):
-    out = _max_pool_meta(x, **attrs)
-    return out, Meta(out.shape, np.dtype(np.int32))
+_register_pool(2)
+_register_pool(3)
 
 
-def _max_pool2d_grad(ctx, g, g_mask):
-    """Each maximum's gradient goes back to where it was read."""
-    return ops.max_pool2d_grad(g, ctx["mask"], input_size=ctx.shape("x")[2:])
+def _register_unpool(nd):
+    """The row max_unpool{nd}d: the values of a max pooling put back where its mask says."""
+    op, ones = f"max_unpool{nd}d", (1,) * nd
+
+    def meta(x, indices, output_size=ones):
+        _check_rank(op, "x", x, nd + 2, FORMATS[nd][0])
+        _check_float(op, ("x", x))
+        if tuple(indices.shape) != tuple(x.shape):
+            raise ValueError(f"{op}: indices of shape {_name(indices.shape)} must have the "
+                             f"shape of x ({_name(x.shape)})")
+        if indices.dtype.kind not in "iu":
+            raise TypeError(f"{op}: indices must be an int32 or int64 tensor, got "
+                            f"{from_numpy(indices.dtype).name}")
+        if len(output_size) != nd or min(output_size) <= 0:
+            raise ValueError(f"{op}: output_size must be {nd} positive ints, got "
+                             f"{list(output_size)}")
+        return Meta(tuple(x.shape[:2]) + tuple(output_size), x.dtype)
+
+    def grad(ctx, g):
+        """Each value's gradient is g where it was put."""
+        n, c = ctx.shape("x")[:2]
+        idx = ops.reshape(ctx["indices"], shape=(n, c, int(np.prod(ctx.shape("x")[2:]))))
+        got = ops.take_along_axis(ops.reshape(g, shape=(n, c, int(np.prod(g.shape[2:])))), idx,
+                                  axis=2)
+        return ops.reshape(got, shape=tuple(ctx.shape("x"))), None
+
+    register(OpDef(op, ("x", "indices"), meta,
+                   f"Zeros [N, C, *output_size] with each value of x written at the flat "
+                   f"{' * '.join(FORMATS[nd][0][2:])} position indices names (of a repeated "
+                   f"position, one of its values: the last in x's order on NumPy, as Paddle's "
+                   f"CPU kernel): the inverse of max_pool{nd}d.",
+                   attrs={"output_size": ones}, grad=grad, saves=("indices",)))
 
 
-_POOL_ATTRS = {"kernel_size": (1, 1), "strides": (1, 1), "paddings": ((0, 0), (0, 0)),
-               "ceil_mode": False}
-
-register(OpDef("max_pool2d", ("x",), _max_pool2d_meta,
-               "The maximum of each (padded, strided) window of x, and its flat index into x's "
-               "H * W (int32; -1 and the dtype's lowest value for a window of padding only, "
-               "which ceil_mode can make).", attrs=_POOL_ATTRS, grad=_max_pool2d_grad,
-               saves=("mask",), outputs=("out", "mask"), nondiff_outputs=("mask",)))
-
-
-def _max_pool2d_grad_meta(out_grad, mask, input_size=(1, 1)):
-    if tuple(mask.shape) != tuple(out_grad.shape) or len(out_grad.shape) != 4:
-        raise ValueError(f"max_pool2d_grad: out_grad {_name(out_grad.shape)} and mask "
-                         f"{_name(mask.shape)} must have the same 4-D shape")
-    if mask.dtype.kind not in "iu":
-        raise TypeError(f"max_pool2d_grad: mask must be an integer tensor, got "
-                        f"{from_numpy(mask.dtype).name}")
-    return Meta(tuple(out_grad.shape[:2]) + tuple(input_size), out_grad.dtype)
-
-
-def _max_pool2d_grad_grad(ctx, h):
-    """Linear in out_grad: its gradient reads h at the mask (0 where the mask is -1)."""
-    mask = ctx["mask"]
-    n, c, oh, ow = mask.shape
-    got = ops.take_along_axis(ops.reshape(h, shape=(n, c, int(np.prod(h.shape[2:])))),
-                              ops.reshape(mask, shape=(n, c, oh * ow)), axis=2)
-    got = ops.reshape(got, shape=tuple(mask.shape))
-    return ops.where(ops.greater_equal(mask, ops.full_like(mask)), got, ops.full_like(got)), None
-
-
-register(OpDef("max_pool2d_grad", ("out_grad", "mask"), _max_pool2d_grad_meta,
-               "Zeros [N, C, *input_size] with out_grad added at the flat H * W positions mask "
-               "names (-1: nowhere): the gradient of max_pool2d and adaptive_max_pool2d.",
-               attrs={"input_size": (1, 1)}, grad=_max_pool2d_grad_grad, saves=("mask",)))
-
-
-def _avg_pool2d_grad_rule(ctx, g):
-    return ops.avg_pool2d_grad(g, input_size=ctx.shape("x")[2:], **ctx.attrs)
-
-
-register(OpDef("avg_pool2d", ("x",), _pool_meta_for("avg_pool2d"),
-               "The mean of each (padded, strided) window of x: its sum divided by its number "
-               "of elements inside x (exclusive) or inside the padded x (nan for a window of "
-               "padding only with exclusive, which ceil_mode can make).",
-               attrs={**_POOL_ATTRS, "exclusive": True}, grad=_avg_pool2d_grad_rule))
-
-
-def _avg_pool2d_grad_meta(out_grad, input_size=(1, 1), **attrs):
-    want = _pool_meta_for("avg_pool2d_grad")(Meta(tuple(out_grad.shape[:2]) + tuple(input_size),
-                                                  out_grad.dtype), **attrs)
-    if tuple(want.shape) != tuple(out_grad.shape):
-        raise ValueError(f"avg_pool2d_grad: out_grad of shape {_name(out_grad.shape)} does not "
-                         f"come from an input of size {list(input_size)} (that gives "
-                         f"{_name(want.shape)})")
-    return Meta(tuple(out_grad.shape[:2]) + tuple(input_size), out_grad.dtype)
-
-
-def _avg_pool2d_grad_grad(ctx, h):
-    """Linear in out_grad and the adjoint of avg_pool2d: its gradient is avg_pool2d."""
-    attrs = {k: v for k, v in ctx.attrs.items() if k != "input_size"}
-    return ops.avg_pool2d(h, **attrs)
-
-
-register(OpDef("avg_pool2d_grad", ("out_grad",), _avg_pool2d_grad_meta,
-               "The gradient of avg_pool2d on an input of spatial size input_size: each "
-               "window's out_grad divided by its size, added over the window.",
-               attrs={"input_size": (1, 1), **_POOL_ATTRS, "exclusive": True},
-               grad=_avg_pool2d_grad_grad))
-
-
-def _adaptive_max_pool2d_meta(x, output_size=(1, 1)):
-    op = "adaptive_max_pool2d"
-    _check_rank(op, "x", x, 4, "NCHW")
-    _check_float(op, ("x", x))
-    if len(output_size) != 2 or min(output_size) <= 0:
-        raise ValueError(f"{op}: output_size must be 2 positive ints, got {list(output_size)}")
-    if min(x.shape[2:]) <= 0:
-        raise ValueError(f"{op}: x of shape {_name(x.shape)} has an empty spatial axis")
-    shape = tuple(x.shape[:2]) + tuple(output_size)
-    return Meta(shape, x.dtype), Meta(shape, np.dtype(np.int32))
-
-
-register(OpDef("adaptive_max_pool2d", ("x",), _adaptive_max_pool2d_meta,
-               "The maximum of x over each of Paddle's adaptive bins (rows [floor(i H / OH), "
-               "ceil((i + 1) H / OH)), columns alike), and its flat index into H * W (int32).",
-               attrs={"output_size": (1, 1)}, grad=_max_pool2d_grad, saves=("mask",),
-               outputs=("out", "mask"), nondiff_outputs=("mask",)))
+_register_unpool(2)
+_register_unpool(3)

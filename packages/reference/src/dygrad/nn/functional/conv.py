@@ -173,41 +173,41 @@ def conv1d(x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1, data
     return _add_bias(T.squeeze(out, axis), bias, data_format, "conv1d")
 
 
-def _transpose_nd(api, x, weight, bias, stride, padding, output_padding, dilation, groups,
-                  output_size, data_format):
+def _transpose_nd(nd, api, x, weight, bias, stride, padding, output_padding, dilation,
+                  groups, output_size, data_format):
     check_tensor(x, api)
     check_tensor(weight, api, "weight")
-    _check_format(data_format, 2, api)
-    _check_rank(x, 2, api, data_format)
-    if weight.ndim != 4:
+    _check_format(data_format, nd, api)
+    _check_rank(x, nd, api, data_format)
+    if weight.ndim != nd + 2:
         raise _errors.user_error(ValueError(
-            f"{api}: weight must be a 4-D tensor [in_channels, out_channels / "
-            f"groups, kh, kw], got shape {weight.shape}"))
-    strides = as_tuple(stride, 2, api, "stride")
-    dilations = as_tuple(dilation, 2, api, "dilation")
+            f"{api}: weight must be a {nd + 2}-D tensor [in_channels, out_channels / "
+            f"groups, *kernel_size], got shape {weight.shape}"))
+    strides = as_tuple(stride, nd, api, "stride")
+    dilations = as_tuple(dilation, nd, api, "dilation")
     size, ksize = spatial(x.shape, data_format), tuple(weight.shape[2:])
-    paddings, same = resolve_padding(padding, 2, size, ksize, strides, data_format, api)
+    paddings, same = resolve_padding(padding, nd, size, ksize, strides, data_format, api)
     if same:
-        dilations = (1, 1)
+        dilations = (1,) * nd
     least = tuple((n - 1) * s - a - b + (k - 1) * d + 1
                   for n, s, (a, b), k, d in zip(size, strides, paddings, ksize, dilations))
     if output_size is None:
-        extra = as_tuple(output_padding, 2, api, "output_padding")
+        extra = as_tuple(output_padding, nd, api, "output_padding")
         if any(e >= max(s, d) or e < 0 for e, s, d in zip(extra, strides, dilations)):
             raise _errors.user_error(ValueError(
                 f"{api}: output_padding {list(extra)} must be >= 0 and smaller "
                 f"than stride {list(strides)} or dilation {list(dilations)}"))
         out_size = tuple(a + e for a, e in zip(least, extra))
     else:
-        if output_padding not in (0, [0, 0], (0, 0)):
+        if output_padding not in (0, [0] * nd, (0,) * nd):
             raise _errors.user_error(ValueError(
                 f"{api}: output_padding and output_size cannot both be given"))
         out_size = as_tuple(list(output_size) if isinstance(output_size, (list, tuple))
-                            else output_size, 2, api, "output_size")
+                            else output_size, nd, api, "output_size")
     transpose_out_size(api, size, ksize, strides, paddings, dilations, out_size)
-    out = ops.conv2d_transpose(x, weight, output_size=out_size, strides=strides,
-                               paddings=paddings, dilations=dilations, groups=groups,
-                               data_format=data_format)
+    out = getattr(ops, f"conv{nd}d_transpose")(
+        x, weight, output_size=out_size, strides=strides, paddings=paddings,
+        dilations=dilations, groups=groups, data_format=data_format)
     return _add_bias(out, bias, data_format, api)
 
 
@@ -216,7 +216,7 @@ def conv2d_transpose(x, weight, bias=None, stride=1, padding=0, output_padding=0
     """2-D transposed convolution of x [N, C, H, W] with weight [C, out_channels / groups,
     kh, kw]: output size (H - 1) * stride - pad + dilation * (kh - 1) + 1 + output_padding, or
     output_size."""
-    return _transpose_nd("conv2d_transpose", x, weight, bias, stride, padding, output_padding,
+    return _transpose_nd(2, "conv2d_transpose", x, weight, bias, stride, padding, output_padding,
                          dilation, groups, output_size, data_format)
 
 
@@ -229,9 +229,19 @@ def conv1d_transpose(x, weight, bias=None, stride=1, padding=0, output_padding=0
     output_padding = (0, *as_tuple(output_padding, 1, api, "output_padding"))
     if output_size is not None:
         output_size = (1, *as_tuple(output_size, 1, api, "output_size"))
-    out = _transpose_nd(api, x2, w2, None, stride, padding, output_padding, dilation, groups,
+    out = _transpose_nd(2, api, x2, w2, None, stride, padding, output_padding, dilation, groups,
                         output_size, fmt)
     return _add_bias(T.squeeze(out, axis), bias, data_format, api)
 
 
-__all__ = ["conv1d", "conv2d", "conv3d", "conv1d_transpose", "conv2d_transpose"]
+def conv3d_transpose(x, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1,
+                     dilation=1, output_size=None, data_format="NCDHW", name=None):
+    """3-D transposed convolution of x [N, C, D, H, W] (or NDHWC) with weight [C,
+    out_channels / groups, kd, kh, kw]: output size (D - 1) * stride - pad + dilation *
+    (kd - 1) + 1 + output_padding (alike for H, W), or output_size."""
+    return _transpose_nd(3, "conv3d_transpose", x, weight, bias, stride, padding,
+                         output_padding, dilation, groups, output_size, data_format)
+
+
+__all__ = ["conv1d", "conv2d", "conv3d", "conv1d_transpose", "conv2d_transpose",
+           "conv3d_transpose"]

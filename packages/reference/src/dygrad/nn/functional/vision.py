@@ -9,11 +9,16 @@ own and differentiate (twice) for free:
   Paddle's source positions, applied with ``matmul``;
 - pixel_shuffle, pixel_unshuffle and channel_shuffle are a reshape, a transpose and a
   reshape;
-- unfold (im2col) is a grouped conv2d with one-hot filters, one per kernel position.
+- unfold (im2col) is a grouped conv2d with one-hot filters, one per kernel position, and
+  fold (col2im) the conv2d_transpose with the same filters;
+- affine_grid is one matmul of the base grid with theta, and grid_sample (4-D and 5-D)
+  reads x at the grid's neighbouring positions (take_along_axis) weighted by the distances
+  to them, so both differentiate with respect to x, theta and grid.
 """
 
 from __future__ import annotations
 
+import itertools
 import numbers
 
 import numpy as np
@@ -22,7 +27,7 @@ from ... import tensor as T
 from ..._core.creation import to_tensor
 from ..._core.tensor import Tensor
 from ._check import check_tensor
-from .conv import as_tuple, conv2d
+from .conv import as_tuple, conv2d, conv2d_transpose
 
 _MODES = {"nearest": (4, 5), "linear": (3,), "bilinear": (4,), "trilinear": (5,),
           "bicubic": (4,), "area": (3, 4, 5)}
@@ -184,6 +189,19 @@ def pixel_shuffle(x, upscale_factor, data_format="NCHW", name=None):
     return T.transpose(out, [0, 2, 3, 1]) if data_format == "NHWC" else out
 
 
+def _unfold_args(api, kernel_sizes, paddings, channels, dtype, place):
+    """(kh, kw), [top, bottom, left, right] and the one-hot filters [C * kh * kw, 1, kh, kw]
+    of unfold and fold. paddings: an int, [ph, pw] or [top, left, bottom, right]."""
+    kh, kw = as_tuple(kernel_sizes, 2, api, "kernel_sizes")
+    if isinstance(paddings, (list, tuple)) and len(paddings) == 4:
+        top, left, bottom, right = as_tuple(list(paddings), 4, api, "paddings")
+    else:
+        (top, left), (bottom, right) = [as_tuple(paddings, 2, api, "paddings")] * 2
+    eye = np.eye(kh * kw).reshape(kh * kw, 1, kh, kw)
+    filters = to_tensor(np.tile(eye, (channels, 1, 1, 1)), dtype=dtype, place=place)
+    return (kh, kw), [top, bottom, left, right], filters
+
+
 def unfold(x, kernel_sizes, strides=1, paddings=0, dilations=1, name=None):
     """im2col: the sliding blocks of x [N, C, H, W] as columns, [N, C * kh * kw, L] (channel
     first, then kernel position; L output positions in row-major order). paddings: an int,
@@ -192,17 +210,40 @@ def unfold(x, kernel_sizes, strides=1, paddings=0, dilations=1, name=None):
     check_tensor(x, api)
     if x.ndim != 4:
         raise ValueError(f"{api}: x must be a 4-D tensor [N, C, H, W], got shape {x.shape}")
-    kh, kw = as_tuple(kernel_sizes, 2, api, "kernel_sizes")
-    if isinstance(paddings, (list, tuple)) and len(paddings) == 4:
-        top, left, bottom, right = as_tuple(list(paddings), 4, api, "paddings")
-    else:
-        (top, left), (bottom, right) = [as_tuple(paddings, 2, api, "paddings")] * 2
     c = x.shape[1]
-    eye = np.eye(kh * kw).reshape(kh * kw, 1, kh, kw)
-    filters = to_tensor(np.tile(eye, (c, 1, 1, 1)), dtype=x.dtype, place=x.place)
-    cols = conv2d(x, filters, stride=strides, padding=[top, bottom, left, right],
-                  dilation=dilations, groups=c)
+    (kh, kw), padding, filters = _unfold_args(api, kernel_sizes, paddings, c, x.dtype, x.place)
+    cols = conv2d(x, filters, stride=strides, padding=padding, dilation=dilations, groups=c)
     return T.reshape(cols, [x.shape[0], c * kh * kw, -1])
+
+
+def fold(x, output_sizes, kernel_sizes, strides=1, paddings=0, dilations=1, name=None):
+    """col2im, the adjoint of unfold: the columns x [N, C * kh * kw, L] added into [N, C,
+    *output_sizes] at the places of their sliding blocks (a conv2d_transpose with unfold's
+    one-hot filters)."""
+    api = "fold"
+    check_tensor(x, api)
+    if x.ndim != 3:
+        raise ValueError(f"{api}: x must be a 3-D tensor [N, C * kh * kw, L], got shape "
+                         f"{x.shape}")
+    size = as_tuple(output_sizes, 2, api, "output_sizes")
+    k = as_tuple(kernel_sizes, 2, api, "kernel_sizes")
+    if x.shape[1] % (k[0] * k[1]):
+        raise ValueError(f"{api}: x's dimension 1 ({x.shape[1]}, x of shape {x.shape}) must be "
+                         f"divisible by the kernel's size {k[0]} * {k[1]}")
+    c = x.shape[1] // (k[0] * k[1])
+    k, padding, filters = _unfold_args(api, k, paddings, c, x.dtype, x.place)
+    s, d = as_tuple(strides, 2, api, "strides"), as_tuple(dilations, 2, api, "dilations")
+    pads = (padding[:2], padding[2:])
+    blocks = [(n + a + b - (kk - 1) * dd - 1) // ss + 1
+              for n, (a, b), kk, ss, dd in zip(size, pads, k, s, d)]
+    if min(blocks) <= 0 or blocks[0] * blocks[1] != x.shape[2]:
+        raise ValueError(f"{api}: x's dimension 2 ({x.shape[2]}) must be the number of sliding "
+                         f"blocks, {blocks[0]} * {blocks[1]}, of output_sizes {list(size)} "
+                         f"(kernel_sizes {list(k)}, strides {list(s)}, paddings {padding}, "
+                         f"dilations {list(d)})")
+    cols = T.reshape(x, [x.shape[0], x.shape[1], *blocks])
+    return conv2d_transpose(cols, filters, stride=s, padding=padding, dilation=d, groups=c,
+                            output_size=list(size))
 
 
 def pixel_unshuffle(x, downscale_factor, data_format="NCHW", name=None):
@@ -235,5 +276,119 @@ def channel_shuffle(x, groups, data_format="NCHW", name=None):
     return T.transpose(out, [0, 2, 3, 1]) if data_format == "NHWC" else out
 
 
+def _base_coords(n, align_corners):
+    """Paddle's normalised coordinates of n positions along an axis: in [-1, 1] at the
+    corner pixels' centres (align_corners) or at their outer edges."""
+    if n == 1:
+        return np.zeros(1)
+    return np.linspace(-1.0, 1.0, n) if align_corners else (np.arange(n) * 2 + 1) / n - 1
+
+
+def affine_grid(theta, out_shape, align_corners=True, name=None):
+    """The sampling grid [N, H, W, 2] (or [N, D, H, W, 3]) of the affine maps theta [N, 2, 3]
+    (or [N, 3, 4]) over out_shape [N, C, H, W] (or [N, C, D, H, W]): each output position's
+    (x, y[, z], 1) times theta."""
+    api = "affine_grid"
+    check_tensor(theta, api, "theta")
+    if isinstance(out_shape, Tensor):
+        out_shape = out_shape.numpy().tolist()
+    out_shape = [int(v) for v in out_shape]
+    if len(out_shape) not in (4, 5):
+        raise ValueError(f"{api}: out_shape must have 4 ([N, C, H, W]) or 5 ([N, C, D, H, W]) "
+                         f"entries, got {out_shape}")
+    nd = len(out_shape) - 2
+    if tuple(theta.shape) != (out_shape[0], nd, nd + 1):
+        raise ValueError(f"{api}: theta must have shape [{out_shape[0]}, {nd}, {nd + 1}] for "
+                         f"out_shape {out_shape}, got {theta.shape}")
+    size = out_shape[2:]
+    axes = [_base_coords(n, align_corners) for n in reversed(size)]          # x, y[, z]
+    mesh = list(np.meshgrid(*axes[::-1], indexing="ij"))[::-1]              # each [*size]
+    base = np.stack(mesh + [np.ones(size)], axis=-1).reshape(-1, nd + 1)
+    grid = T.matmul(to_tensor(base, dtype=theta.dtype, place=theta.place), theta,
+                    transpose_y=True)
+    return T.reshape(grid, [out_shape[0], *size, nd])
+
+
+def _source(g, n, padding_mode, align_corners):
+    """The grid's normalised coordinates g as source positions along an axis of size n,
+    with padding_mode's border clamping or reflection."""
+    pos = (g + 1) * ((n - 1) / 2) if align_corners else ((g + 1) * n - 1) / 2
+    if padding_mode == "reflection":
+        low, span = (0.0, n - 1.0) if align_corners else (-0.5, float(n))
+        if span > 0:
+            dist = T.abs(pos - low)
+            flips = T.floor(dist / span)
+            extra = dist - flips * span
+            even = T.equal(T.remainder(flips, to_tensor(2.0, dtype=g.dtype)),
+                           to_tensor(0.0, dtype=g.dtype))
+            pos = T.where(even, extra + low, span - extra + low)
+        else:
+            pos = T.zeros_like(pos)
+    if padding_mode in ("border", "reflection"):
+        pos = T.clip(pos, 0.0, n - 1.0)
+    return pos
+
+
+def _read(flat, coords, size):
+    """flat [N, C, prod(size)] at the integer positions coords (one [N, L] float tensor per
+    spatial axis), 0 outside."""
+    inside, index = None, 0
+    for c, n in zip(coords, size):
+        ok = T.logical_and(c >= 0, c <= n - 1)
+        inside = ok if inside is None else T.logical_and(inside, ok)
+        index = index * n + T.clip(c, 0, n - 1)
+    index = T.cast(index, "int64")
+    n, c = flat.shape[:2]
+    got = T.take_along_axis(flat, T.expand(T.unsqueeze(index, 1), [n, c, index.shape[1]]),
+                            axis=2)
+    return got * T.unsqueeze(T.cast(inside, flat.dtype), 1)
+
+
+def grid_sample(x, grid, mode="bilinear", padding_mode="zeros", align_corners=True,
+                name=None):
+    """x [N, C, H, W] sampled at grid [N, H_out, W_out, 2] ((x, y) in [-1, 1] per output
+    position), or x [N, C, D, H, W] at grid [N, D_out, H_out, W_out, 3] ((x, y, z)):
+    (tri)linear weights of the neighbours or the nearest one; positions outside read zeros,
+    the border, or x reflected at its borders (padding_mode)."""
+    api = "grid_sample"
+    check_tensor(x, api)
+    check_tensor(grid, api, "grid")
+    if mode not in ("bilinear", "nearest"):
+        raise ValueError(f"{api}: mode must be 'bilinear' or 'nearest', got {mode!r}")
+    if padding_mode not in ("zeros", "border", "reflection"):
+        raise ValueError(f"{api}: padding_mode must be 'zeros', 'border' or 'reflection', got "
+                         f"{padding_mode!r}")
+    if x.ndim not in (4, 5):
+        raise ValueError(f"{api}: x must be a 4-D tensor [N, C, H, W] or a 5-D tensor [N, C, "
+                         f"D, H, W], got shape {x.shape}")
+    nd = x.ndim - 2
+    if grid.ndim != nd + 2 or grid.shape[-1] != nd or grid.shape[0] != x.shape[0]:
+        want = "[N, H_out, W_out, 2]" if nd == 2 else "[N, D_out, H_out, W_out, 3]"
+        raise ValueError(f"{api}: grid must have shape {want} with x's N ({x.shape[0]}), got "
+                         f"{grid.shape}")
+    if grid.dtype != x.dtype:
+        raise TypeError(f"{api}: x ({x.dtype}) and grid ({grid.dtype}) must have the same "
+                        f"dtype")
+    n, c, size, out = x.shape[0], x.shape[1], x.shape[2:], grid.shape[1:-1]
+    g = T.reshape(grid, [n, int(np.prod(out)), nd])
+    # the grid's last axis is (x, y[, z]): spatial axis i reads its entry nd - 1 - i
+    pos = [_source(g[:, :, nd - 1 - i], size[i], padding_mode, align_corners)
+           for i in range(nd)]
+    flat = T.reshape(x, [n, c, int(np.prod(size))])
+    if mode == "nearest":
+        result = _read(flat, [T.round(p) for p in pos], size)
+    else:
+        low = [T.floor(p) for p in pos]
+        frac = [T.unsqueeze(p - lo, 1) for p, lo in zip(pos, low)]
+        result = 0
+        for corner in itertools.product((0, 1), repeat=nd):
+            weight = 1
+            for bit, f in zip(corner, frac):
+                weight = weight * (f if bit else 1 - f)
+            result = result + _read(flat, [lo + bit for lo, bit in zip(low, corner)],
+                                    size) * weight
+    return T.reshape(result, [n, c, *out])
+
+
 __all__ = ["interpolate", "upsample", "pixel_shuffle", "unfold", "pixel_unshuffle",
-           "channel_shuffle"]
+           "channel_shuffle", "affine_grid", "grid_sample", "fold"]
