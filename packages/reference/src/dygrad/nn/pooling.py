@@ -144,7 +144,6 @@ class AdaptiveMaxPool2D(_Pool):
         super().__init__(output_size=output_size, return_mask=return_mask)
 
 
-
 class AdaptiveMaxPool3D(_Pool):
     """The maximum of x [N, C, D, H, W] over each adaptive bin (and its index with
     return_mask)."""

@@ -18,7 +18,8 @@ from ._check import check_tensor
 from .conv import as_tuple, resolve_padding
 
 
-def _pool_args(api, x, kernel_size, stride, padding, data_format, nd=2):
+def _check_layout(api, x, data_format, nd):
+    """x is a Tensor of nd + 2 dims and data_format one of the nd-D formats."""
     check_tensor(x, api)
     if data_format not in FORMATS[nd]:
         raise ValueError(f"{api}: data_format must be " + " or ".join(map(repr, FORMATS[nd]))
@@ -26,6 +27,10 @@ def _pool_args(api, x, kernel_size, stride, padding, data_format, nd=2):
     if x.ndim != nd + 2:
         raise ValueError(f"{api}: x must be a {nd + 2}-D tensor ({data_format}), got shape "
                          f"{x.shape}")
+
+
+def _pool_args(api, x, kernel_size, stride, padding, data_format, nd=2):
+    _check_layout(api, x, data_format, nd)
     ksize = as_tuple(kernel_size, nd, api, "kernel_size")
     strides = ksize if stride is None else as_tuple(stride, nd, api, "stride")
     paddings, _ = resolve_padding(padding, nd, spatial(x.shape, data_format), ksize, strides,
@@ -149,13 +154,7 @@ def _adaptive_avg_pool_nd(nd, x, output_size, data_format):
     """With A_i [O_i, S_i] averaging each bin along spatial axis i: A_h @ x @ A_w^T over the
     last two axes, then (3-D) A_d @ the result with H and W flattened."""
     api = f"adaptive_avg_pool{nd}d"
-    check_tensor(x, api)
-    if data_format not in FORMATS[nd]:
-        raise ValueError(f"{api}: data_format must be " + " or ".join(map(repr, FORMATS[nd]))
-                         + f", got {data_format!r}")
-    if x.ndim != nd + 2:
-        raise ValueError(f"{api}: x must be a {nd + 2}-D tensor ({data_format}), got shape "
-                         f"{x.shape}")
+    _check_layout(api, x, data_format, nd)
     x = _first(x, data_format)
     size = tuple(x.shape[2:])
     out = _output_size(api, output_size, size)
