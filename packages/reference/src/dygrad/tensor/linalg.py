@@ -17,10 +17,10 @@ from .._core.dispatch import as_operands, ops
 from .._core.optable import TABLE
 from .._core.tensor import Tensor
 
-__all__ = ["matmul", "mm", "bmm", "dot", "outer", "t", "einsum", "kron", "cross", "norm",
+__all__ = ["matmul", "mm", "addmm", "bmm", "dot", "outer", "t", "einsum", "kron", "cross", "norm",
            "inverse", "cholesky", "tensordot", "inner", "mv", "bincount", "eigvalsh", "cdist", "dist",
            "vander", "trapezoid", "cumulative_trapezoid"]
-METHODS = ["matmul", "mm", "bmm", "dot", "outer", "t", "kron", "cross", "norm", "inverse",
+METHODS = ["matmul", "mm", "addmm", "bmm", "dot", "outer", "t", "kron", "cross", "norm", "inverse",
            "cholesky", "solve", "qr", "tensordot", "inner", "mv", "bincount", "matrix_power",
            "multi_dot", "pinv", "slogdet", "eigvalsh", "eigvals", "cond", "lstsq",
            "cholesky_solve", "lu", "lu_unpack", "cov", "corrcoef", "cdist", "dist",
@@ -46,6 +46,31 @@ def mm(input, mat2, name=None):
     """Matrix product of input and mat2 (paddle.mm is paddle.matmul without transposes)."""
     x, y = as_operands("mm", input, mat2)
     return ops.matmul(x, y)
+
+
+def addmm(input, x, y, beta=1.0, alpha=1.0, name=None):
+    """beta * input + alpha * (x @ y) for 2-D x, y; input broadcasts to the product's
+    shape."""
+    for t, what in ((input, "input"), (x, "x"), (y, "y")):
+        _check_tensor("addmm", t, what)
+    if x.ndim != 2 or y.ndim != 2:
+        raise ValueError(f"addmm: x and y must be 2-D, got shapes {x.shape} and {y.shape}")
+    if x.shape[1] != y.shape[0]:
+        raise ValueError(f"addmm: x's columns must equal y's rows, got shapes {x.shape} and "
+                         f"{y.shape}")
+    shape = (x.shape[0], y.shape[1])
+    if input.ndim > 2 or any(d not in (1, n) for d, n in zip(input.shape[::-1], shape[::-1])):
+        raise ValueError(f"addmm: input (shape {input.shape}) must broadcast to the shape "
+                         f"{list(shape)} of x @ y")
+    if not input._data.dtype == x._data.dtype == y._data.dtype:
+        raise TypeError(f"addmm: input, x and y must have one dtype, got {input.dtype}, "
+                        f"{x.dtype} and {y.dtype}")
+    product = ops.matmul(x, y)
+    if alpha != 1.0:
+        product = product * alpha
+    if beta != 1.0:
+        input = input * beta
+    return ops.add(ops.broadcast_to(input, shape=shape), product)
 
 
 def bmm(x, y, name=None):
