@@ -25,7 +25,7 @@ from .._core import dtype as _dt
 from .._core.autograd import grad_mode
 from .._core.creation import to_array
 from .._core.dispatch import ops
-from .._core.ops.manipulation import PAD_MODES, diag_index, indexed_shape
+from .._core.ops.manipulation import PAD_MODES, diag_index, indexed_shape, slice_index
 from .._core.optable import TABLE, broadcast_shapes
 from .._core.tensor import Tensor
 from .creation import meshgrid
@@ -41,10 +41,12 @@ __all__ = ["cast", "reshape", "reshape_", "broadcast_to", "expand", "expand_as",
            "tensor_split", "hsplit", "vsplit", "dsplit", "hstack", "vstack", "dstack",
            "column_stack", "row_stack", "atleast_1d", "atleast_2d", "atleast_3d", "unflatten",
            "broadcast_tensors", "broadcast_shape", "cartesian_prod", "combinations", "block_diag",
-           "index_put", "index_put_"]
+           "index_put", "index_put_", "multiplex", "tolist", "masked_scatter",
+           "diagonal_scatter", "select_scatter", "slice_scatter"]
 # functions of a list of tensors or of shapes are no Tensor methods
 _NOT_METHODS = ("scatter_nd", "crop", "hstack", "vstack", "dstack", "column_stack", "row_stack",
-                "broadcast_tensors", "broadcast_shape", "cartesian_prod", "block_diag")
+                "broadcast_tensors", "broadcast_shape", "cartesian_prod", "block_diag",
+                "multiplex", "tolist")  # Tensor.tolist is Tensor's own method
 METHODS = ([name for name in __all__ if name not in _NOT_METHODS]
            + [("astype", "cast")])
 
@@ -238,12 +240,13 @@ def tile(x, repeat_times, name=None):
 # joining and splitting
 # ---------------------------------------------------------------------------
 
-def _tensor_list(x, api):
+def _tensor_list(x, api, what="x"):
     if isinstance(x, Tensor) or not isinstance(x, (list, tuple)):
-        raise TypeError(f"{api}: x must be a list or tuple of Tensors, got {type(x).__name__}")
+        raise TypeError(f"{api}: {what} must be a list or tuple of Tensors, got "
+                        f"{type(x).__name__}")
     for i, t in enumerate(x):
         if not isinstance(t, Tensor):
-            raise TypeError(f"{api}: x[{i}] must be a Tensor, got {type(t).__name__}")
+            raise TypeError(f"{api}: {what}[{i}] must be a Tensor, got {type(t).__name__}")
     return list(x)
 
 
@@ -623,6 +626,101 @@ def index_put_(x, indices, value, accumulate=False, name=None):
     if accumulate:
         return _dispatch.apply_inplace(TABLE["add"], x, _accumulated("index_put_", x, index, value))
     return _dispatch.apply_inplace(TABLE["setitem"], x, value, index=index)
+
+
+def _scatter_into(api, x, value, index, what="value"):
+    """x with ``value`` (cast to x's dtype) written at x[index], whose shape value must
+    have exactly."""
+    check_tensor(api, x)
+    check_tensor(api, value, what)
+    region = tuple(indexed_shape(api, x._data.shape, index))
+    if tuple(value.shape) != region:
+        raise ValueError(f"{api}: {what} must have the shape {list(region)} of the part of x "
+                         f"it replaces, got shape {value.shape}")
+    return _checked("setitem", x, _tensor_like(value, x, api, what), index=index)
+
+
+def multiplex(inputs, index, name=None):
+    """out[i] = inputs[index[i, 0]][i]: row i taken from the input that ``index`` (an int
+    tensor of shape [n, 1]) names, for at least two inputs of one shape [n, ...]."""
+    inputs = _tensor_list(inputs, "multiplex", "inputs")
+    if len(inputs) < 2:
+        raise ValueError(f"multiplex: inputs must hold at least 2 tensors, got {len(inputs)}")
+    index = _index_tensor(index, "multiplex")
+    n = inputs[0].shape[0] if inputs[0].ndim else 0
+    if index.ndim != 2 or index.shape[1] != 1 or index.shape[0] != n:
+        raise ValueError(f"multiplex: index must have shape [{n}, 1] (one row per row of the "
+                         f"inputs), got shape {index.shape}")
+    rows = index.numpy().reshape(-1)
+    if rows.size and not 0 <= rows.min() <= rows.max() < len(inputs):
+        raise IndexError(f"multiplex: index entries must lie in [0, {len(inputs)}), got "
+                         f"{rows.min()}..{rows.max()}")
+    return ops.getitem(stack(inputs), index=(rows, np.arange(n)))
+
+
+def tolist(x):
+    """x's elements as nested Python lists (a Python number for a 0-D x)."""
+    return check_tensor("tolist", x).tolist()
+
+
+def masked_scatter(x, mask, value, name=None):
+    """x (broadcast with the bool ``mask``) with the positions where mask is True filled,
+    in row-major order, from the first elements of ``value`` (of x's dtype)."""
+    api = "masked_scatter"
+    check_tensor(api, x)
+    check_tensor(api, mask, "mask")
+    check_tensor(api, value, "value")
+    if mask._data.dtype != np.bool_:
+        raise TypeError(f"{api}: mask must be a bool tensor, got {mask.dtype}")
+    if value._data.dtype != x._data.dtype:
+        raise TypeError(f"{api}: value must have x's dtype {x.dtype}, got {value.dtype}")
+    shape = broadcast_shapes(tuple(x.shape), tuple(mask.shape), op=api)
+    where = np.broadcast_to(mask.numpy(), shape)
+    count = int(where.sum())
+    if count > value.size:
+        raise ValueError(f"{api}: mask has {count} True positions but value (shape "
+                         f"{value.shape}) has only {value.size} elements")
+    taken = ops.getitem(ops.flatten(value), index=(builtins.slice(0, count),))
+    return _checked("setitem", ops.broadcast_to(x, shape=shape), taken, index=(where,))
+
+
+def diagonal_scatter(x, y, offset=0, axis1=0, axis2=1, name=None):
+    """x with y written on diagonal ``offset`` of the matrices on axes axis1, axis2; y has
+    the shape ``diagonal(x, offset, axis1, axis2)`` has."""
+    api = "diagonal_scatter"
+    check_tensor(api, x)
+    if x.ndim < 2:
+        raise IndexError(f"{api}: x must have at least 2 dimensions, got shape {x.shape}")
+    a1, a2 = _axis_of(x.ndim, axis1, api, "axis1"), _axis_of(x.ndim, axis2, api, "axis2")
+    if a1 == a2:
+        raise ValueError(f"{api}: axis1 ({axis1}) and axis2 ({axis2}) must be different axes")
+    perm = tuple(a for a in range(x.ndim) if a not in (a1, a2)) + (a1, a2)
+    rows, cols = diag_index(x.shape[a1], x.shape[a2], _int(offset, api, "offset"))
+    out = _scatter_into(api, ops.transpose(x, perm=perm), y, (Ellipsis, rows, cols), "y")
+    return ops.transpose(out, perm=tuple(np.argsort(perm).tolist()))
+
+
+def select_scatter(x, values, axis, index, name=None):
+    """x with ``values`` (x's shape without ``axis``) written at position ``index`` of
+    ``axis``."""
+    api = "select_scatter"
+    check_tensor(api, x)
+    axis = _axis_of(x.ndim, axis, api, "axis")
+    index = _int(index, api, "index")
+    if not -x.shape[axis] <= index < x.shape[axis]:
+        raise IndexError(f"{api}: index {index} is out of range for axis {axis} of size "
+                         f"{x.shape[axis]}")
+    return _scatter_into(api, x, values, (builtins.slice(None),) * axis + (index,), "values")
+
+
+def slice_scatter(x, value, axes, starts, ends, strides, name=None):
+    """x with ``value`` written at x[starts[i]:ends[i]:strides[i]] along each axes[i];
+    value has that slice's shape."""
+    api = "slice_scatter"
+    check_tensor(api, x)
+    index = slice_index(api, x.shape, _ints(axes, api, "axes"), _ints(starts, api, "starts"),
+                        _ints(ends, api, "ends"), _ints(strides, api, "strides"))
+    return _scatter_into(api, x, value, index)
 
 
 def index_sample(x, index):
