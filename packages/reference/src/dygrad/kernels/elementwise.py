@@ -252,6 +252,27 @@ def atan(x):
 
 
 @kernel
+def acosh(x):
+    """inverse hyperbolic cosine"""
+    _no_bool(x)
+    return _floating(np.arccosh, x)
+
+
+@kernel
+def asinh(x):
+    """inverse hyperbolic sine"""
+    _no_bool(x)
+    return _floating(np.arcsinh, x)
+
+
+@kernel
+def atanh(x):
+    """inverse hyperbolic tangent"""
+    _no_bool(x)
+    return _floating(np.arctanh, x)
+
+
+@kernel
 def sigmoid(x):
     """1 / (1 + exp(-x)), as exp(-log(exp(0) + exp(-x))) so that nothing overflows"""
     x = x if x.dtype.kind == "f" else x.astype(np.float32)

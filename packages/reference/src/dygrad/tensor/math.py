@@ -28,7 +28,7 @@ __all__ = [
     "erfinv", "lgamma", "digamma", "polygamma", "frac_", "logit_", "expm1_", "lgamma_",
     "digamma_", "polygamma_", "cummax", "cummin", "logcumsumexp", "nan_to_num", "logaddexp",
     "copysign", "hypot", "sinc", "signbit", "sgn", "gcd", "lcm", "diff", "count_nonzero",
-    "isin", "take", "renorm", "index_fill", "i0", "i0e", "i1", "i1e",
+    "isin", "take", "renorm", "index_fill", "i0", "i0e", "i1", "i1e", "acosh", "asinh", "atanh",
 ]
 # Paddle has these in-place variants as Tensor methods only (paddle.add_ does not exist)
 _METHOD_ONLY = ["add_", "scale_", "clip_", "exp_", "sqrt_", "floor_", "ceil_", "reciprocal_",
@@ -183,6 +183,10 @@ cosh = _unary_function("cosh", "Hyperbolic cosine; integers give float32.")
 asin = _unary_function("asin", "Inverse sine; integers give float32.")
 acos = _unary_function("acos", "Inverse cosine; integers give float32.")
 atan = _unary_function("atan", "Inverse tangent; integers give float32.")
+acosh = _unary_function("acosh", "Inverse hyperbolic cosine (NaN below 1); integers give float32.")
+asinh = _unary_function("asinh", "Inverse hyperbolic sine; integers give float32.")
+atanh = _unary_function("atanh", "Inverse hyperbolic tangent (NaN outside [-1, 1]); integers "
+                                 "give float32.")
 sigmoid = _unary_function("sigmoid", "1 / (1 + exp(-x)); integers give float32.")
 erf = _unary_function("erf", "The error function; integers give float32.")
 erfinv = _unary_function("erfinv", "The inverse of erf: NaN outside [-1, 1], -inf and inf at "

@@ -365,6 +365,24 @@ def _atan_grad(ctx, g):
     return (g / ops.scale(x * x, bias=1.0),)
 
 
+def _acosh_grad(ctx, g):
+    """d acosh(x) = dx / sqrt(x**2 - 1)"""
+    x = ctx["x"]
+    return (g * ops.rsqrt(ops.scale(x * x, bias=-1.0)),)
+
+
+def _asinh_grad(ctx, g):
+    """d asinh(x) = dx / sqrt(x**2 + 1)"""
+    x = ctx["x"]
+    return (g * ops.rsqrt(ops.scale(x * x, bias=1.0)),)
+
+
+def _atanh_grad(ctx, g):
+    """d atanh(x) = dx / (1 - x**2)"""
+    x = ctx["x"]
+    return (g / ops.scale(x * x, scale=-1.0, bias=1.0),)
+
+
 def _sigmoid_grad(ctx, g):
     """d sigmoid(x) = sigmoid(x) (1 - sigmoid(x)) dx"""
     out = ctx["out"]
@@ -394,6 +412,10 @@ _unary("cosh", "hyperbolic cosine", _cosh_grad, ("x",))
 _unary("asin", "inverse sine", _asin_grad, ("x",))
 _unary("acos", "inverse cosine", _acos_grad, ("x",))
 _unary("atan", "inverse tangent", _atan_grad, ("x",))
+_unary("acosh", "inverse hyperbolic cosine (NaN below 1)", _acosh_grad, ("x",), kinds="iuf")
+_unary("asinh", "inverse hyperbolic sine", _asinh_grad, ("x",), kinds="iuf")
+_unary("atanh", "inverse hyperbolic tangent (NaN outside [-1, 1])", _atanh_grad, ("x",),
+       kinds="iuf")
 _unary("sigmoid", "1 / (1 + exp(-x))", _sigmoid_grad, ("out",))
 _unary("erf", "the error function 2/sqrt(pi) * integral of exp(-t**2) from 0 to x",
        _erf_grad, ("x",))
