@@ -141,6 +141,16 @@ def _extremum_samples(dtype, rng):
     yield _s(x, y, desc="ties")
 
 
+def _nan_ignoring_samples(dtype, rng):
+    """Broadcasting pairs without ties (ties go to x, where central differences split);
+    then NaNs on either side and ties (not gradient-checked)."""
+    yield from binary_samples()(dtype, rng)
+    if np.dtype(dtype).kind == "f":
+        x = np.array([1.0, np.nan, 3.0, np.nan, 2.0, -np.inf], dtype)
+        y = np.array([np.nan, 2.0, 1.0, np.nan, 2.0, 0.0], dtype)
+        yield _s(x, y, desc="NaNs and ties", grad=False)
+
+
 def _clip_samples(dtype, rng):
     if np.dtype(dtype).kind in "iu":
         for lo, hi in ((-1, 1), (0, None), (None, 1), (None, None), (1, 1)):
@@ -497,6 +507,10 @@ OPS = [
            errors=_shape_error("maximum")),
     OpInfo("minimum", np.minimum, _extremum_samples, dtypes=ALL_NUMERIC, gradgrad=True,
            errors=_shape_error("minimum")),
+    OpInfo("fmax", np.fmax, _nan_ignoring_samples, dtypes=FLOATS16 + INTS, gradgrad=True,
+           errors=_chain(_shape_error("fmax"), _dtype_error("fmax", np.bool_))),
+    OpInfo("fmin", np.fmin, _nan_ignoring_samples, dtypes=FLOATS16 + INTS, gradgrad=True,
+           errors=_chain(_shape_error("fmin"), _dtype_error("fmin", np.bool_))),
     OpInfo("clip", _clip_ref, _clip_samples, dtypes=ALL_NUMERIC, gradgrad=True,
            errors=_chain(_clip_errors, _dtype_error("clip", np.bool_, n=1))),
     OpInfo("scale", _scale_ref, _scale_samples, dtypes=ALL_NUMERIC, gradgrad=True,

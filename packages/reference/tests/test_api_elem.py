@@ -23,3 +23,46 @@ def test_inverse_hyperbolic(name, ref, low, high, deriv):
     assert getattr(paddle, name)(paddle.to_tensor([2, 3])).dtype == paddle.float32
     with pytest.raises(TypeError, match=f"{name}: x has dtype bool"):
         getattr(paddle, name)(paddle.to_tensor([True]))
+
+
+@pytest.mark.parametrize("name,ref", [("fmax", np.fmax), ("fmin", np.fmin)])
+def test_fmax_fmin(name, ref):
+    a = np.array([1.0, np.nan, 3.0, np.nan, 5.0])
+    b = np.array([[np.nan, 2.0, 1.0, np.nan, 5.0], [0.0, 0.0, 4.0, 1.0, 6.0]])
+    x, y = paddle.to_tensor(a, stop_gradient=False), paddle.to_tensor(b, stop_gradient=False)
+    out = getattr(paddle, name)(x, y)
+    np.testing.assert_array_equal(out.numpy(), ref(a, b))
+    np.testing.assert_array_equal(getattr(x, name)(y).numpy(), ref(a, b))
+    out.sum().backward()
+    # ties and a NaN y send the gradient to x, as Paddle 3.3.1 does
+    x_picked = (a >= b if name == "fmax" else a <= b) | np.isnan(b)
+    np.testing.assert_array_equal(x.grad.numpy(), x_picked.sum(0))
+    np.testing.assert_array_equal(y.grad.numpy(), (~x_picked).astype(float))
+    ints = getattr(paddle, name)(paddle.to_tensor([1, 5]), paddle.to_tensor([3, 2]))
+    assert ints.dtype == paddle.int64
+    np.testing.assert_array_equal(ints.numpy(), ref([1, 5], [3, 2]))
+    with pytest.raises(TypeError, match=f"{name}: y must be a Tensor"):
+        getattr(paddle, name)(x, 2.0)
+    with pytest.raises(TypeError, match=f"{name}: x has dtype bool"):
+        getattr(paddle, name)(paddle.to_tensor([True]), paddle.to_tensor([False]))
+
+
+def test_stanh():
+    a = np.array([[1.0, -2.0, 0.0], [0.5, 3.0, -0.25]])
+    x = paddle.to_tensor(a, stop_gradient=False)
+    out = paddle.stanh(x)
+    np.testing.assert_allclose(out.numpy(), 1.7159 * np.tanh(0.67 * a), rtol=1e-12)
+    out.sum().backward()
+    np.testing.assert_allclose(x.grad.numpy(), 1.7159 * 0.67 / np.cosh(0.67 * a) ** 2,
+                               rtol=1e-12)
+    np.testing.assert_allclose(x.stanh(scale_a=1.0, scale_b=2.0).numpy(), 2 * np.tanh(a),
+                               rtol=1e-12)
+    ints = paddle.stanh(paddle.to_tensor([1, 2, 3]))
+    assert ints.dtype == paddle.float32
+    np.testing.assert_allclose(ints.numpy(), 1.7159 * np.tanh(0.67 * np.array([1, 2, 3])),
+                               rtol=1e-6)
+    # Paddle 3.3.1 gives these for stanh([1.5, 2.0, 3.0]) in float32
+    np.testing.assert_allclose(paddle.stanh(paddle.to_tensor([1.5, 2.0, 3.0])).numpy(),
+                               [1.3104088, 1.4957023, 1.6553755], rtol=1e-6)
+    with pytest.raises(TypeError, match="stanh: x has dtype bool"):
+        paddle.stanh(paddle.to_tensor([True]))

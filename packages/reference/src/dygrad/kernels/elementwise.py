@@ -102,6 +102,20 @@ def minimum(x, y):
 
 
 @kernel
+def fmax(x, y):
+    """the larger of x and y, ignoring a NaN"""
+    _no_bool(x, y)
+    return np.fmax(x, y)
+
+
+@kernel
+def fmin(x, y):
+    """the smaller of x and y, ignoring a NaN"""
+    _no_bool(x, y)
+    return np.fmin(x, y)
+
+
+@kernel
 def clip(x, min=None, max=None):
     """x limited to [min, max] (None: no limit on that side), in x's dtype"""
     _no_bool(x)

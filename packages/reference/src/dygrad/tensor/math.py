@@ -29,6 +29,7 @@ __all__ = [
     "digamma_", "polygamma_", "cummax", "cummin", "logcumsumexp", "nan_to_num", "logaddexp",
     "copysign", "hypot", "sinc", "signbit", "sgn", "gcd", "lcm", "diff", "count_nonzero",
     "isin", "take", "renorm", "index_fill", "i0", "i0e", "i1", "i1e", "acosh", "asinh", "atanh",
+    "fmax", "fmin", "stanh",
 ]
 # Paddle has these in-place variants as Tensor methods only (paddle.add_ does not exist)
 _METHOD_ONLY = ["add_", "scale_", "clip_", "exp_", "sqrt_", "floor_", "ceil_", "reciprocal_",
@@ -72,6 +73,22 @@ def atan2(x, y, name=None):
     check_tensor("atan2", x)
     check_tensor("atan2", y, "y")
     return _dispatch.binary(TABLE["atan2"], x, y)
+
+
+def fmax(x, y, name=None):
+    """The larger of x and y, ignoring a NaN (NaN only where both are); broadcasting. The
+    gradient goes to x on ties, as Paddle."""
+    check_tensor("fmax", x)
+    check_tensor("fmax", y, "y")
+    return _dispatch.binary(TABLE["fmax"], x, y)
+
+
+def fmin(x, y, name=None):
+    """The smaller of x and y, ignoring a NaN (NaN only where both are); broadcasting. The
+    gradient goes to x on ties, as Paddle."""
+    check_tensor("fmin", x)
+    check_tensor("fmin", y, "y")
+    return _dispatch.binary(TABLE["fmin"], x, y)
 
 
 def heaviside(x, y, name=None):
@@ -262,6 +279,11 @@ def deg2rad(x, name=None):
 def rad2deg(x, name=None):
     """Radians to degrees: x * 180 / pi; integers give float32."""
     return _angle("rad2deg", x, 180.0 / math.pi)
+
+
+def stanh(x, scale_a=0.67, scale_b=1.7159, name=None):
+    """The scaled tanh scale_b * tanh(scale_a * x); integers give float32."""
+    return ops.scale(ops.tanh(_angle("stanh", x, scale_a)), scale=scale_b)
 
 
 def frac(x, name=None):

@@ -205,6 +205,23 @@ register(OpDef("minimum", ("x", "y"), _binary_meta("minimum", "biuf"),
                grad=_extremum_grad("less_than"), saves=("x", "y")))
 
 
+def _nan_ignoring_grad(pick):
+    def rule(ctx, g):
+        """g goes to x where it is picked or y is NaN (ties too), else to y, as Paddle."""
+        x, y = ctx["x"], ctx["y"]
+        gx = g * _mask(ops.logical_or(getattr(ops, pick)(x, y), ops.isnan(y)), g)
+        return _grads(ctx, gx, g - gx)
+    return rule
+
+
+register(OpDef("fmax", ("x", "y"), _binary_meta("fmax", "iuf"),
+               "the larger of x and y, ignoring a NaN (NaN only where both are; broadcasting)",
+               grad=_nan_ignoring_grad("greater_equal"), saves=("x", "y")))
+register(OpDef("fmin", ("x", "y"), _binary_meta("fmin", "iuf"),
+               "the smaller of x and y, ignoring a NaN (NaN only where both are; broadcasting)",
+               grad=_nan_ignoring_grad("less_equal"), saves=("x", "y")))
+
+
 def _clip_meta(x, min=None, max=None):
     _check_kinds("clip", "iuf", x=x)
     if min is not None and max is not None and min > max:
