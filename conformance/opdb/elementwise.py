@@ -151,6 +151,21 @@ def _nan_ignoring_samples(dtype, rng):
         yield _s(x, y, desc="NaNs and ties", grad=False)
 
 
+def _nextafter_samples(dtype, rng):
+    """Broadcasting pairs, then equal values, zeros, infinities and NaN."""
+    yield from binary_samples()(dtype, rng)
+    x = np.array([1.0, 0.0, -0.0, 0.0, np.inf, -np.inf, np.nan, 1.0, 2.0], dtype)
+    y = np.array([1.0, 1.0, -1.0, -0.0, 0.0, np.inf, 1.0, np.nan, np.inf], dtype)
+    yield _s(x, y, desc="ties, zeros, infinities, NaN")
+
+
+def _nextafter_errors(rng):
+    for dtype in (np.float16, np.int64):
+        x = make((3,), dtype, rng)
+        yield ErrorInput(_s(x, x), TypeError, f"nextafter: x has dtype {np.dtype(dtype).name}")
+    yield from _shape_error("nextafter")(rng)
+
+
 def _clip_samples(dtype, rng):
     if np.dtype(dtype).kind in "iu":
         for lo, hi in ((-1, 1), (0, None), (None, 1), (None, None), (1, 1)):
@@ -511,6 +526,8 @@ OPS = [
            errors=_chain(_shape_error("fmax"), _dtype_error("fmax", np.bool_))),
     OpInfo("fmin", np.fmin, _nan_ignoring_samples, dtypes=FLOATS16 + INTS, gradgrad=True,
            errors=_chain(_shape_error("fmin"), _dtype_error("fmin", np.bool_))),
+    OpInfo("nextafter", np.nextafter, _nextafter_samples, dtypes=FLOATS,
+           errors=_nextafter_errors),
     OpInfo("clip", _clip_ref, _clip_samples, dtypes=ALL_NUMERIC, gradgrad=True,
            errors=_chain(_clip_errors, _dtype_error("clip", np.bool_, n=1))),
     OpInfo("scale", _scale_ref, _scale_samples, dtypes=ALL_NUMERIC, gradgrad=True,

@@ -66,3 +66,55 @@ def test_stanh():
                                [1.3104088, 1.4957023, 1.6553755], rtol=1e-6)
     with pytest.raises(TypeError, match="stanh: x has dtype bool"):
         paddle.stanh(paddle.to_tensor([True]))
+
+
+def test_frexp():
+    a = np.array([0.0, 1.5, -8.0, 1e-40, -0.3, 7.999999, 1.0, 3e38], np.float32)
+    x = paddle.to_tensor(a, stop_gradient=False)
+    mantissa, exponent = paddle.frexp(x)
+    m_ref, e_ref = np.frexp(a)
+    np.testing.assert_array_equal(mantissa.numpy(), m_ref)
+    np.testing.assert_array_equal(exponent.numpy(), e_ref)
+    assert mantissa.dtype == exponent.dtype == paddle.float32
+    (mantissa.sum() + exponent.sum()).backward()
+    # 2 ** -exponent, as Paddle 3.3.1 (0 at 0; inf for the subnormal, NaN in Paddle)
+    expected = np.where(a == 0, 0, 2.0 ** -e_ref.astype(np.float64))
+    np.testing.assert_allclose(x.grad.numpy()[a != 1e-40], expected[a != 1e-40], rtol=1e-7)
+    # Paddle 3.3.1: inf gives (inf, 1), NaN gives (NaN, NaN), -inf gives (-inf, 1)
+    m, e = paddle.to_tensor([np.inf, np.nan, -np.inf]).frexp()
+    np.testing.assert_array_equal(m.numpy(), [np.inf, np.nan, -np.inf])
+    np.testing.assert_array_equal(e.numpy(), [1.0, np.nan, 1.0])
+    with pytest.raises(TypeError, match="frexp: x has dtype int64"):
+        paddle.frexp(paddle.to_tensor([1, 2]))
+
+
+def test_ldexp():
+    a, b = np.array([[1.5, -2.0, 3.0]]), np.array([[1], [-2]])
+    x = paddle.to_tensor(a, stop_gradient=False)
+    y = paddle.to_tensor(b.astype(np.float64), stop_gradient=False)
+    out = paddle.ldexp(x, y)
+    assert out.dtype == paddle.float64
+    np.testing.assert_array_equal(out.numpy(), np.ldexp(a, b))
+    out.sum().backward()
+    np.testing.assert_allclose(x.grad.numpy(), np.full((1, 3), (2.0 ** b).sum()), rtol=1e-12)
+    np.testing.assert_allclose(y.grad.numpy(), (a * 2.0 ** b * np.log(2)).sum(1, keepdims=True),
+                               rtol=1e-12)
+    ints = paddle.to_tensor([1, 2, 3])
+    assert ints.ldexp(ints).dtype == paddle.float32  # the default float dtype, as Paddle
+    np.testing.assert_array_equal(paddle.ldexp(ints, ints).numpy(), [2.0, 8.0, 24.0])
+    with pytest.raises(TypeError, match="ldexp: y must be a Tensor"):
+        paddle.ldexp(x, 2)
+
+
+def test_nextafter():
+    a = np.array([1.5, 2.0, 3.0, 0.0, np.inf], np.float32)
+    b = np.array([0.0, 3.0, 3.0, -1.0, 0.0], np.float32)
+    x, y = paddle.to_tensor(a), paddle.to_tensor(b)
+    np.testing.assert_array_equal(paddle.nextafter(x, y).numpy(), np.nextafter(a, b))
+    np.testing.assert_array_equal(x.nextafter(y).numpy(), np.nextafter(a, b))
+    wide = paddle.nextafter(x, paddle.to_tensor(b.astype(np.float64)))
+    assert wide.dtype == paddle.float64
+    np.testing.assert_array_equal(wide.numpy(), np.nextafter(a.astype(np.float64), b))
+    assert paddle.nextafter(x, paddle.to_tensor([[0.0], [9.0]])).shape == [2, 5]
+    with pytest.raises(TypeError, match="nextafter: x has dtype int64"):
+        paddle.nextafter(paddle.to_tensor([1, 2]), paddle.to_tensor([1, 2]))

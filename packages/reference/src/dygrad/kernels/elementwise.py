@@ -116,6 +116,14 @@ def fmin(x, y):
 
 
 @kernel
+def nextafter(x, y):
+    """the next floating-point number after x toward y (float32 and float64 only)"""
+    if {x.dtype.char, y.dtype.char} - {"f", "d"}:
+        raise TypeError("nextafter takes float32 and float64")
+    return np.nextafter(x, y)
+
+
+@kernel
 def clip(x, min=None, max=None):
     """x limited to [min, max] (None: no limit on that side), in x's dtype"""
     _no_bool(x)

@@ -14,6 +14,7 @@ import numpy as np
 
 from .._core import dispatch as _dispatch
 from .._core.dispatch import as_operands, ops
+from .._core.dtype import default_float
 from .._core.optable import TABLE, broadcast_shapes, normalize_axes
 from .._core.tensor import Tensor
 from .reduce import axis_arg, cast_to, check_tensor, dtype_arg, single_axis_arg
@@ -29,7 +30,7 @@ __all__ = [
     "digamma_", "polygamma_", "cummax", "cummin", "logcumsumexp", "nan_to_num", "logaddexp",
     "copysign", "hypot", "sinc", "signbit", "sgn", "gcd", "lcm", "diff", "count_nonzero",
     "isin", "take", "renorm", "index_fill", "i0", "i0e", "i1", "i1e", "acosh", "asinh", "atanh",
-    "fmax", "fmin", "stanh",
+    "fmax", "fmin", "stanh", "frexp", "ldexp", "nextafter",
 ]
 # Paddle has these in-place variants as Tensor methods only (paddle.add_ does not exist)
 _METHOD_ONLY = ["add_", "scale_", "clip_", "exp_", "sqrt_", "floor_", "ceil_", "reciprocal_",
@@ -37,6 +38,7 @@ _METHOD_ONLY = ["add_", "scale_", "clip_", "exp_", "sqrt_", "floor_", "ceil_", "
 METHODS = [*__all__, *_METHOD_ONLY]
 
 _F32 = np.dtype(np.float32)
+_F64 = np.dtype(np.float64)
 
 
 # ---------------------------------------------------------------------------
@@ -89,6 +91,45 @@ def fmin(x, y, name=None):
     check_tensor("fmin", x)
     check_tensor("fmin", y, "y")
     return _dispatch.binary(TABLE["fmin"], x, y)
+
+
+def nextafter(x, y, name=None):
+    """The next float32/float64 number after x toward y, elementwise; broadcasting (no
+    gradient)."""
+    check_tensor("nextafter", x)
+    check_tensor("nextafter", y, "y")
+    return _dispatch.binary(TABLE["nextafter"], x, y)
+
+
+def ldexp(x, y, name=None):
+    """x * 2 ** y, broadcasting; float64 when either is float64, else the default float
+    dtype (integers too), as Paddle."""
+    check_tensor("ldexp", x)
+    check_tensor("ldexp", y, "y")
+    dtype = _F64 if _F64 in (x._data.dtype, y._data.dtype) else default_float().np
+    x, y = cast_to(x, dtype), cast_to(y, dtype)
+    return ops.multiply(x, ops.elementwise_pow(ops.full_like(y, fill_value=2), y))
+
+
+def frexp(x, name=None):
+    """(mantissa, exponent) with x = mantissa * 2 ** exponent, 0.5 <= |mantissa| < 1 (0 for
+    0), the exponent in x's dtype; inf gives (inf, 1) and NaN (NaN, NaN), as Paddle. Only
+    float32 and float64; the mantissa carries x's gradient."""
+    check_tensor("frexp", x)
+    if x._data.dtype not in (_F32, _F64):
+        raise TypeError(f"frexp: x has dtype {x.dtype.name}, but frexp supports float32 and "
+                        f"float64 tensors")
+    a = ops.abs(x)
+    zero, one = ops.full_like(a, fill_value=0), ops.full_like(a, fill_value=1)
+    # log2 of 1 instead of 0 (exponent 0 either way) keeps the gradient at 0 finite
+    exponent = ops.floor(ops.log2(ops.where(ops.equal(a, zero), one, a)))
+    exponent = ops.where(ops.isinf(exponent), zero, exponent)
+    mantissa = a / ops.elementwise_pow(ops.full_like(a, fill_value=2), exponent)
+    # |x| / 2 ** floor(log2 |x|) lies in [1, 2) (below 1 only where log2 rounded up): halve it
+    carry = ops.greater_equal(mantissa, one)
+    exponent = ops.where(carry, exponent + one, exponent)
+    mantissa = ops.where(carry, ops.scale(mantissa, scale=0.5), mantissa)
+    return ops.where(ops.less_than(x, zero), -mantissa, mantissa), exponent
 
 
 def heaviside(x, y, name=None):

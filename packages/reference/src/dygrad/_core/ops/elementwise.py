@@ -542,6 +542,20 @@ register(OpDef("atan2", ("x", "y"), _binary_meta("atan2", "iuf", _floating64),
                grad=_atan2_grad, saves=("x", "y")))
 
 
+def _nextafter_meta(x, y):
+    for arg, m in (("x", x), ("y", y)):
+        if m.dtype not in (_F32, _F64):
+            raise TypeError(f"nextafter: {arg} has dtype {m.dtype.name}, but nextafter supports "
+                            f"float32 and float64 tensors")
+    return Meta(broadcast_shapes(x.shape, y.shape, op="nextafter"),
+                np.result_type(x.dtype, y.dtype))
+
+
+register(OpDef("nextafter", ("x", "y"), _nextafter_meta,
+               "the next floating-point number after x toward y (broadcasting; no gradient, "
+               "as Paddle)"))
+
+
 def _logit_meta(x, eps=1e-6):
     _check_kinds("logit", "iuf", x=x)
     return Meta(tuple(x.shape), _floating(x.dtype))
