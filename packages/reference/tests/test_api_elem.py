@@ -118,3 +118,40 @@ def test_nextafter():
     assert paddle.nextafter(x, paddle.to_tensor([[0.0], [9.0]])).shape == [2, 5]
     with pytest.raises(TypeError, match="nextafter: x has dtype int64"):
         paddle.nextafter(paddle.to_tensor([1, 2]), paddle.to_tensor([1, 2]))
+
+
+def test_equal_all():
+    x = paddle.to_tensor([1, 2, 3])
+    for y, expected in [([1, 2, 3], True), ([1, 2, 4], False), ([1, 2], False),
+                        ([[1, 2, 3]], False)]:
+        out = paddle.equal_all(x, paddle.to_tensor(y))
+        assert out.shape == [] and out.dtype == paddle.bool and bool(out) is expected
+    nan = paddle.to_tensor([np.nan, 1.0])
+    assert not bool(nan.equal_all(nan))
+    assert bool(paddle.equal_all(paddle.zeros([0]), paddle.zeros([0])))
+    with pytest.raises(ValueError, match="equal_all: x has dtype int64 but y has int32"):
+        paddle.equal_all(x, paddle.to_tensor([1, 2, 3], dtype="int32"))
+    with pytest.raises(TypeError, match="equal_all: y must be a Tensor"):
+        paddle.equal_all(x, 1)
+
+
+def test_is_empty():
+    for shape, expected in [([3], False), ([0, 3], True), ([], False), ([2, 0], True)]:
+        out = paddle.is_empty(paddle.zeros(shape))
+        assert out.shape == [] and out.dtype == paddle.bool and bool(out) is expected
+    assert bool(paddle.zeros([0]).is_empty())
+    with pytest.raises(TypeError, match="is_empty: x must be a Tensor"):
+        paddle.is_empty(np.zeros(3))
+
+
+def test_increment():
+    x = paddle.to_tensor([1.0])
+    assert paddle.increment(x) is x
+    np.testing.assert_array_equal(x.numpy(), [2.0])
+    x.increment(value=-0.5)
+    np.testing.assert_array_equal(x.numpy(), [1.5])
+    i = paddle.to_tensor(1)
+    paddle.increment(i, 2.5)  # an integer adds int(value): 3, as Paddle 3.3.1
+    assert i.dtype == paddle.int64 and i.item() == 3
+    with pytest.raises(ValueError, match=r"increment: x must have exactly one element"):
+        paddle.increment(paddle.to_tensor([1.0, 2.0]))

@@ -31,6 +31,7 @@ __all__ = [
     "copysign", "hypot", "sinc", "signbit", "sgn", "gcd", "lcm", "diff", "count_nonzero",
     "isin", "take", "renorm", "index_fill", "i0", "i0e", "i1", "i1e", "acosh", "asinh", "atanh",
     "fmax", "fmin", "stanh", "frexp", "ldexp", "nextafter",
+    "increment",
 ]
 # Paddle has these in-place variants as Tensor methods only (paddle.add_ does not exist)
 _METHOD_ONLY = ["add_", "scale_", "clip_", "exp_", "sqrt_", "floor_", "ceil_", "reciprocal_",
@@ -499,6 +500,14 @@ def tanh_(x, name=None):
 def reciprocal_(x, name=None):
     """x = 1 / x in place (x must be floating-point)."""
     return _dispatch.apply_inplace(TABLE["reciprocal"], _float_inplace("reciprocal_", x))
+
+
+def increment(x, value=1.0, name=None):
+    """x += value in place for a one-element x (an integer x adds int(value)); returns x."""
+    check_tensor("increment", x)
+    if x.size != 1:
+        raise ValueError(f"increment: x must have exactly one element, got shape {x.shape}")
+    return _dispatch.apply_inplace(TABLE["scale"], x, bias=float(_number("increment", value, "value")))
 
 
 def _float_inplace_function(op_name):
