@@ -141,6 +141,31 @@ def _extremum_samples(dtype, rng):
     yield _s(x, y, desc="ties")
 
 
+def _nan_ignoring_samples(dtype, rng):
+    """Broadcasting pairs without ties (ties go to x, where central differences split);
+    then NaNs on either side and ties (not gradient-checked)."""
+    yield from binary_samples()(dtype, rng)
+    if np.dtype(dtype).kind == "f":
+        x = np.array([1.0, np.nan, 3.0, np.nan, 2.0, -np.inf], dtype)
+        y = np.array([np.nan, 2.0, 1.0, np.nan, 2.0, 0.0], dtype)
+        yield _s(x, y, desc="NaNs and ties", grad=False)
+
+
+def _nextafter_samples(dtype, rng):
+    """Broadcasting pairs, then equal values, zeros, infinities and NaN."""
+    yield from binary_samples()(dtype, rng)
+    x = np.array([1.0, 0.0, -0.0, 0.0, np.inf, -np.inf, np.nan, 1.0, 2.0], dtype)
+    y = np.array([1.0, 1.0, -1.0, -0.0, 0.0, np.inf, 1.0, np.nan, np.inf], dtype)
+    yield _s(x, y, desc="ties, zeros, infinities, NaN")
+
+
+def _nextafter_errors(rng):
+    for dtype in (np.float16, np.int64):
+        x = make((3,), dtype, rng)
+        yield ErrorInput(_s(x, x), TypeError, f"nextafter: x has dtype {np.dtype(dtype).name}")
+    yield from _shape_error("nextafter")(rng)
+
+
 def _clip_samples(dtype, rng):
     if np.dtype(dtype).kind in "iu":
         for lo, hi in ((-1, 1), (0, None), (None, 1), (None, None), (1, 1)):
@@ -497,6 +522,12 @@ OPS = [
            errors=_shape_error("maximum")),
     OpInfo("minimum", np.minimum, _extremum_samples, dtypes=ALL_NUMERIC, gradgrad=True,
            errors=_shape_error("minimum")),
+    OpInfo("fmax", np.fmax, _nan_ignoring_samples, dtypes=FLOATS16 + INTS, gradgrad=True,
+           errors=_chain(_shape_error("fmax"), _dtype_error("fmax", np.bool_))),
+    OpInfo("fmin", np.fmin, _nan_ignoring_samples, dtypes=FLOATS16 + INTS, gradgrad=True,
+           errors=_chain(_shape_error("fmin"), _dtype_error("fmin", np.bool_))),
+    OpInfo("nextafter", np.nextafter, _nextafter_samples, dtypes=FLOATS,
+           errors=_nextafter_errors),
     OpInfo("clip", _clip_ref, _clip_samples, dtypes=ALL_NUMERIC, gradgrad=True,
            errors=_chain(_clip_errors, _dtype_error("clip", np.bool_, n=1))),
     OpInfo("scale", _scale_ref, _scale_samples, dtypes=ALL_NUMERIC, gradgrad=True,
@@ -526,6 +557,12 @@ OPS = [
     _math("asin", np.arcsin, -0.9, 0.9),
     _math("acos", np.arccos, -0.9, 0.9),
     _math("atan", np.arctan, -3.0, 3.0),
+    _math("acosh", np.arccosh, 1.2, 3.0, special=[1.0, 0.5, np.inf],
+          errors=_dtype_error("acosh", np.bool_, n=1)),
+    _math("asinh", np.arcsinh, -3.0, 3.0, special=[0.0, -0.0, 1e-30, 1e30, -np.inf],
+          errors=_dtype_error("asinh", np.bool_, n=1)),
+    _math("atanh", np.arctanh, -0.9, 0.9, special=[1.0, -1.0, 1.5, 0.0],
+          errors=_dtype_error("atanh", np.bool_, n=1)),
     _math("sigmoid", _sigmoid_ref, -4.0, 4.0, special=[-1000.0, 1000.0, 0.0, -20.0, 20.0]),
     _math("erf", _erf_ref, -3.0, 3.0, special=[0.0, -0.0, 1e-10, -1e-300, 0.5, 2.4, 2.5, 2.6,
                                                 3.5, -5.0, 6.0, 30.0, np.inf, -np.inf, np.nan]),

@@ -35,6 +35,7 @@ CUPY_API = frozenset("""
     power result_type reciprocal remainder repeat reshape roll round searchsorted sign sin
     signbit sinh sqrt square squeeze stack subtract sum swapaxes take take_along_axis tan tanh tile
     transpose tril triu true_divide trunc uint8 unique where zeros zeros_like
+    arccosh arcsinh arctanh fmax fmin nextafter
 """.split())
 
 # ufunc methods CuPy implements (``at`` only for ufuncs with an atomic scatter)

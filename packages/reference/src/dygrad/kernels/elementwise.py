@@ -102,6 +102,28 @@ def minimum(x, y):
 
 
 @kernel
+def fmax(x, y):
+    """the larger of x and y, ignoring a NaN"""
+    _no_bool(x, y)
+    return np.fmax(x, y)
+
+
+@kernel
+def fmin(x, y):
+    """the smaller of x and y, ignoring a NaN"""
+    _no_bool(x, y)
+    return np.fmin(x, y)
+
+
+@kernel
+def nextafter(x, y):
+    """the next floating-point number after x toward y (float32 and float64 only)"""
+    if {x.dtype.char, y.dtype.char} - {"f", "d"}:
+        raise TypeError("nextafter takes float32 and float64")
+    return np.nextafter(x, y)
+
+
+@kernel
 def clip(x, min=None, max=None):
     """x limited to [min, max] (None: no limit on that side), in x's dtype"""
     _no_bool(x)
@@ -249,6 +271,27 @@ def acos(x):
 def atan(x):
     """inverse tangent"""
     return _floating(np.arctan, x)
+
+
+@kernel
+def acosh(x):
+    """inverse hyperbolic cosine"""
+    _no_bool(x)
+    return _floating(np.arccosh, x)
+
+
+@kernel
+def asinh(x):
+    """inverse hyperbolic sine"""
+    _no_bool(x)
+    return _floating(np.arcsinh, x)
+
+
+@kernel
+def atanh(x):
+    """inverse hyperbolic tangent"""
+    _no_bool(x)
+    return _floating(np.arctanh, x)
 
 
 @kernel

@@ -1,7 +1,8 @@
 """Tensor attributes as functions (paddle.tensor.attribute): shape, rank, size, dtype kind.
 
 ``shape`` and ``numel`` are rows of the op table (a static program needs them as ops);
-``rank`` is a constant for a given tensor, and the ``is_*`` predicates return Python bools.
+``rank`` and ``is_empty`` are constants for a given tensor (0-D Tensors), and the other
+``is_*`` predicates return Python bools.
 """
 
 from __future__ import annotations
@@ -9,9 +10,10 @@ from __future__ import annotations
 import numpy as np
 
 from .._core.dispatch import ops
+from .reduce import check_tensor
 
-__all__ = ["shape", "rank", "numel", "is_floating_point", "is_integer", "is_complex"]
-METHODS = ["rank", "is_floating_point", "is_integer", "is_complex"]
+__all__ = ["shape", "rank", "numel", "is_floating_point", "is_integer", "is_complex", "is_empty"]
+METHODS = ["rank", "is_floating_point", "is_integer", "is_complex", "is_empty"]
 
 
 def shape(input):
@@ -27,6 +29,12 @@ def rank(input):
 def numel(x, name=None):
     """The number of elements of ``x`` as a 0-D int64 Tensor."""
     return ops.numel(x)
+
+
+def is_empty(x, name=None):
+    """Whether x has no elements, as a 0-D bool Tensor."""
+    check_tensor("is_empty", x)
+    return ops.full(shape=(), fill_value=x.size == 0, dtype=np.dtype(np.bool_))
 
 
 def is_floating_point(x):

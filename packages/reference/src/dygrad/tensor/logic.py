@@ -18,7 +18,7 @@ from .reduce import check_tensor
 __all__ = [
     "equal", "not_equal", "less_than", "less_equal", "greater_than", "greater_equal",
     "isclose", "allclose", "logical_and", "logical_or", "logical_xor", "logical_not",
-    "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "where",
+    "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "where", "equal_all",
 ]
 METHODS = list(__all__)
 
@@ -56,6 +56,19 @@ def isclose(x, y, rtol=1e-05, atol=1e-08, equal_nan=False, name=None):
 def allclose(x, y, rtol=1e-05, atol=1e-08, equal_nan=False, name=None):
     """Whether isclose(x, y, ...) holds for every element: a 0-D bool tensor."""
     return _close("allclose", x, y, rtol, atol, equal_nan)
+
+
+def equal_all(x, y, name=None):
+    """Whether x and y have the same shape and equal elements (NaN never equals): a 0-D
+    bool tensor. x and y must have one dtype (a ValueError otherwise, as Paddle)."""
+    check_tensor("equal_all", x)
+    check_tensor("equal_all", y, "y")
+    if x._data.dtype != y._data.dtype:
+        raise ValueError(f"equal_all: x has dtype {x.dtype.name} but y has {y.dtype.name}; "
+                         f"cast one of them first")
+    if x.shape != y.shape:
+        return ops.full(shape=(), fill_value=False, dtype=np.dtype(np.bool_))
+    return ops.all(ops.equal(x, y))
 
 
 def _with_out(result, out):

@@ -14,6 +14,7 @@ import numpy as np
 
 from .._core import dispatch as _dispatch
 from .._core.dispatch import as_operands, ops
+from .._core.dtype import default_float
 from .._core.optable import TABLE, broadcast_shapes, normalize_axes
 from .._core.tensor import Tensor
 from .reduce import axis_arg, cast_to, check_tensor, dtype_arg, single_axis_arg
@@ -28,7 +29,9 @@ __all__ = [
     "erfinv", "lgamma", "digamma", "polygamma", "frac_", "logit_", "expm1_", "lgamma_",
     "digamma_", "polygamma_", "cummax", "cummin", "logcumsumexp", "nan_to_num", "logaddexp",
     "copysign", "hypot", "sinc", "signbit", "sgn", "gcd", "lcm", "diff", "count_nonzero",
-    "isin", "take", "renorm", "index_fill", "i0", "i0e", "i1", "i1e",
+    "isin", "take", "renorm", "index_fill", "i0", "i0e", "i1", "i1e", "acosh", "asinh", "atanh",
+    "fmax", "fmin", "stanh", "frexp", "ldexp", "nextafter",
+    "increment",
 ]
 # Paddle has these in-place variants as Tensor methods only (paddle.add_ does not exist)
 _METHOD_ONLY = ["add_", "scale_", "clip_", "exp_", "sqrt_", "floor_", "ceil_", "reciprocal_",
@@ -36,6 +39,7 @@ _METHOD_ONLY = ["add_", "scale_", "clip_", "exp_", "sqrt_", "floor_", "ceil_", "
 METHODS = [*__all__, *_METHOD_ONLY]
 
 _F32 = np.dtype(np.float32)
+_F64 = np.dtype(np.float64)
 
 
 # ---------------------------------------------------------------------------
@@ -72,6 +76,61 @@ def atan2(x, y, name=None):
     check_tensor("atan2", x)
     check_tensor("atan2", y, "y")
     return _dispatch.binary(TABLE["atan2"], x, y)
+
+
+def fmax(x, y, name=None):
+    """The larger of x and y, ignoring a NaN (NaN only where both are); broadcasting. The
+    gradient goes to x on ties, as Paddle."""
+    check_tensor("fmax", x)
+    check_tensor("fmax", y, "y")
+    return _dispatch.binary(TABLE["fmax"], x, y)
+
+
+def fmin(x, y, name=None):
+    """The smaller of x and y, ignoring a NaN (NaN only where both are); broadcasting. The
+    gradient goes to x on ties, as Paddle."""
+    check_tensor("fmin", x)
+    check_tensor("fmin", y, "y")
+    return _dispatch.binary(TABLE["fmin"], x, y)
+
+
+def nextafter(x, y, name=None):
+    """The next float32/float64 number after x toward y, elementwise; broadcasting (no
+    gradient)."""
+    check_tensor("nextafter", x)
+    check_tensor("nextafter", y, "y")
+    return _dispatch.binary(TABLE["nextafter"], x, y)
+
+
+def ldexp(x, y, name=None):
+    """x * 2 ** y, broadcasting; float64 when either is float64, else the default float
+    dtype (integers too), as Paddle."""
+    check_tensor("ldexp", x)
+    check_tensor("ldexp", y, "y")
+    dtype = _F64 if _F64 in (x._data.dtype, y._data.dtype) else default_float().np
+    x, y = cast_to(x, dtype), cast_to(y, dtype)
+    return ops.multiply(x, ops.elementwise_pow(ops.full_like(y, fill_value=2), y))
+
+
+def frexp(x, name=None):
+    """(mantissa, exponent) with x = mantissa * 2 ** exponent, 0.5 <= |mantissa| < 1 (0 for
+    0), the exponent in x's dtype; inf gives (inf, 1) and NaN (NaN, NaN), as Paddle. Only
+    float32 and float64; the mantissa carries x's gradient."""
+    check_tensor("frexp", x)
+    if x._data.dtype not in (_F32, _F64):
+        raise TypeError(f"frexp: x has dtype {x.dtype.name}, but frexp supports float32 and "
+                        f"float64 tensors")
+    a = ops.abs(x)
+    zero, one = ops.full_like(a, fill_value=0), ops.full_like(a, fill_value=1)
+    # log2 of 1 instead of 0 (exponent 0 either way) keeps the gradient at 0 finite
+    exponent = ops.floor(ops.log2(ops.where(ops.equal(a, zero), one, a)))
+    exponent = ops.where(ops.isinf(exponent), zero, exponent)
+    mantissa = a / ops.elementwise_pow(ops.full_like(a, fill_value=2), exponent)
+    # |x| / 2 ** floor(log2 |x|) lies in [1, 2) (below 1 only where log2 rounded up): halve it
+    carry = ops.greater_equal(mantissa, one)
+    exponent = ops.where(carry, exponent + one, exponent)
+    mantissa = ops.where(carry, ops.scale(mantissa, scale=0.5), mantissa)
+    return ops.where(ops.less_than(x, zero), -mantissa, mantissa), exponent
 
 
 def heaviside(x, y, name=None):
@@ -183,6 +242,10 @@ cosh = _unary_function("cosh", "Hyperbolic cosine; integers give float32.")
 asin = _unary_function("asin", "Inverse sine; integers give float32.")
 acos = _unary_function("acos", "Inverse cosine; integers give float32.")
 atan = _unary_function("atan", "Inverse tangent; integers give float32.")
+acosh = _unary_function("acosh", "Inverse hyperbolic cosine (NaN below 1); integers give float32.")
+asinh = _unary_function("asinh", "Inverse hyperbolic sine; integers give float32.")
+atanh = _unary_function("atanh", "Inverse hyperbolic tangent (NaN outside [-1, 1]); integers "
+                                 "give float32.")
 sigmoid = _unary_function("sigmoid", "1 / (1 + exp(-x)); integers give float32.")
 erf = _unary_function("erf", "The error function; integers give float32.")
 erfinv = _unary_function("erfinv", "The inverse of erf: NaN outside [-1, 1], -inf and inf at "
@@ -258,6 +321,11 @@ def deg2rad(x, name=None):
 def rad2deg(x, name=None):
     """Radians to degrees: x * 180 / pi; integers give float32."""
     return _angle("rad2deg", x, 180.0 / math.pi)
+
+
+def stanh(x, scale_a=0.67, scale_b=1.7159, name=None):
+    """The scaled tanh scale_b * tanh(scale_a * x); integers give float32."""
+    return ops.scale(ops.tanh(_angle("stanh", x, scale_a)), scale=scale_b)
 
 
 def frac(x, name=None):
@@ -432,6 +500,14 @@ def tanh_(x, name=None):
 def reciprocal_(x, name=None):
     """x = 1 / x in place (x must be floating-point)."""
     return _dispatch.apply_inplace(TABLE["reciprocal"], _float_inplace("reciprocal_", x))
+
+
+def increment(x, value=1.0, name=None):
+    """x += value in place for a one-element x (an integer x adds int(value)); returns x."""
+    check_tensor("increment", x)
+    if x.size != 1:
+        raise ValueError(f"increment: x must have exactly one element, got shape {x.shape}")
+    return _dispatch.apply_inplace(TABLE["scale"], x, bias=float(_number("increment", value, "value")))
 
 
 def _float_inplace_function(op_name):

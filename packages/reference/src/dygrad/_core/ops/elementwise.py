@@ -205,6 +205,23 @@ register(OpDef("minimum", ("x", "y"), _binary_meta("minimum", "biuf"),
                grad=_extremum_grad("less_than"), saves=("x", "y")))
 
 
+def _nan_ignoring_grad(pick):
+    def rule(ctx, g):
+        """g goes to x where it is picked or y is NaN (ties too), else to y, as Paddle."""
+        x, y = ctx["x"], ctx["y"]
+        gx = g * _mask(ops.logical_or(getattr(ops, pick)(x, y), ops.isnan(y)), g)
+        return _grads(ctx, gx, g - gx)
+    return rule
+
+
+register(OpDef("fmax", ("x", "y"), _binary_meta("fmax", "iuf"),
+               "the larger of x and y, ignoring a NaN (NaN only where both are; broadcasting)",
+               grad=_nan_ignoring_grad("greater_equal"), saves=("x", "y")))
+register(OpDef("fmin", ("x", "y"), _binary_meta("fmin", "iuf"),
+               "the smaller of x and y, ignoring a NaN (NaN only where both are; broadcasting)",
+               grad=_nan_ignoring_grad("less_equal"), saves=("x", "y")))
+
+
 def _clip_meta(x, min=None, max=None):
     _check_kinds("clip", "iuf", x=x)
     if min is not None and max is not None and min > max:
@@ -365,6 +382,24 @@ def _atan_grad(ctx, g):
     return (g / ops.scale(x * x, bias=1.0),)
 
 
+def _acosh_grad(ctx, g):
+    """d acosh(x) = dx / sqrt(x**2 - 1)"""
+    x = ctx["x"]
+    return (g * ops.rsqrt(ops.scale(x * x, bias=-1.0)),)
+
+
+def _asinh_grad(ctx, g):
+    """d asinh(x) = dx / sqrt(x**2 + 1)"""
+    x = ctx["x"]
+    return (g * ops.rsqrt(ops.scale(x * x, bias=1.0)),)
+
+
+def _atanh_grad(ctx, g):
+    """d atanh(x) = dx / (1 - x**2)"""
+    x = ctx["x"]
+    return (g / ops.scale(x * x, scale=-1.0, bias=1.0),)
+
+
 def _sigmoid_grad(ctx, g):
     """d sigmoid(x) = sigmoid(x) (1 - sigmoid(x)) dx"""
     out = ctx["out"]
@@ -394,6 +429,10 @@ _unary("cosh", "hyperbolic cosine", _cosh_grad, ("x",))
 _unary("asin", "inverse sine", _asin_grad, ("x",))
 _unary("acos", "inverse cosine", _acos_grad, ("x",))
 _unary("atan", "inverse tangent", _atan_grad, ("x",))
+_unary("acosh", "inverse hyperbolic cosine (NaN below 1)", _acosh_grad, ("x",), kinds="iuf")
+_unary("asinh", "inverse hyperbolic sine", _asinh_grad, ("x",), kinds="iuf")
+_unary("atanh", "inverse hyperbolic tangent (NaN outside [-1, 1])", _atanh_grad, ("x",),
+       kinds="iuf")
 _unary("sigmoid", "1 / (1 + exp(-x))", _sigmoid_grad, ("out",))
 _unary("erf", "the error function 2/sqrt(pi) * integral of exp(-t**2) from 0 to x",
        _erf_grad, ("x",))
@@ -501,6 +540,20 @@ register(OpDef("atan2", ("x", "y"), _binary_meta("atan2", "iuf", _floating64),
                "the angle of the point (y, x) from the positive first axis, in [-pi, pi] "
                "(broadcasting; integers give float64, as Paddle)",
                grad=_atan2_grad, saves=("x", "y")))
+
+
+def _nextafter_meta(x, y):
+    for arg, m in (("x", x), ("y", y)):
+        if m.dtype not in (_F32, _F64):
+            raise TypeError(f"nextafter: {arg} has dtype {m.dtype.name}, but nextafter supports "
+                            f"float32 and float64 tensors")
+    return Meta(broadcast_shapes(x.shape, y.shape, op="nextafter"),
+                np.result_type(x.dtype, y.dtype))
+
+
+register(OpDef("nextafter", ("x", "y"), _nextafter_meta,
+               "the next floating-point number after x toward y (broadcasting; no gradient, "
+               "as Paddle)"))
 
 
 def _logit_meta(x, eps=1e-6):
