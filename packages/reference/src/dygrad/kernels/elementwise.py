@@ -275,9 +275,10 @@ def atan(x):
 
 @kernel
 def acosh(x):
-    """inverse hyperbolic cosine"""
+    """inverse hyperbolic cosine (NaN below 1, without NumPy's warning: Paddle gives none)"""
     _no_bool(x)
-    return _floating(np.arccosh, x)
+    with np.errstate(invalid="ignore"):
+        return _floating(np.arccosh, x)
 
 
 @kernel
@@ -289,9 +290,10 @@ def asinh(x):
 
 @kernel
 def atanh(x):
-    """inverse hyperbolic tangent"""
+    """inverse hyperbolic tangent (+-inf at +-1, NaN beyond, without NumPy's warnings)"""
     _no_bool(x)
-    return _floating(np.arctanh, x)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return _floating(np.arctanh, x)
 
 
 @kernel
