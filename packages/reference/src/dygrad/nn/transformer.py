@@ -161,6 +161,19 @@ class _ResidualBlocks(Layer):
     with dropout, a residual connection and LayerNorm, after the residual (post-norm) or
     before the block (``normalize_before``)."""
 
+    def _setup(self, config, blocks):
+        """Keep the constructor's arguments ``config`` (a stack builds its other layers from
+        them) and check the sizes; the attention's and the activation's dropout rates (the
+        ``dropout`` when None), and the weight and bias attrs of the ``blocks`` blocks."""
+        self._config = config
+        _check_sizes(config["d_model"], config["nhead"], config["dim_feedforward"])
+        self.normalize_before = config["normalize_before"]
+        dropout = config["dropout"]
+        return (dropout if config["attn_dropout"] is None else config["attn_dropout"],
+                dropout if config["act_dropout"] is None else config["act_dropout"],
+                _convert_param_attr_to_list(config["weight_attr"], blocks),
+                _convert_param_attr_to_list(config["bias_attr"], blocks))
+
     def _attend(self, attn, norm, dropout, x, memory, mask, cache):
         """The block around ``attn`` over ``memory`` (None: self-attention); and its new
         cache (None without a cache)."""
@@ -202,13 +215,7 @@ class TransformerEncoderLayer(_ResidualBlocks):
                  weight_attr=None, bias_attr=None, layer_norm_eps=1e-05):
         config = {k: v for k, v in locals().items() if k not in ("self", "__class__")}
         super().__init__()
-        self._config = config
-        _check_sizes(d_model, nhead, dim_feedforward)
-        attn_dropout = dropout if attn_dropout is None else attn_dropout
-        act_dropout = dropout if act_dropout is None else act_dropout
-        self.normalize_before = normalize_before
-        weight_attrs = _convert_param_attr_to_list(weight_attr, 2)
-        bias_attrs = _convert_param_attr_to_list(bias_attr, 2)
+        attn_dropout, act_dropout, weight_attrs, bias_attrs = self._setup(config, 2)
         self.self_attn = MultiHeadAttention(d_model, nhead, dropout=attn_dropout,
                                             weight_attr=weight_attrs[0],
                                             bias_attr=bias_attrs[0])
@@ -278,13 +285,7 @@ class TransformerDecoderLayer(_ResidualBlocks):
                  weight_attr=None, bias_attr=None, layer_norm_eps=1e-05):
         config = {k: v for k, v in locals().items() if k not in ("self", "__class__")}
         super().__init__()
-        self._config = config
-        _check_sizes(d_model, nhead, dim_feedforward)
-        attn_dropout = dropout if attn_dropout is None else attn_dropout
-        act_dropout = dropout if act_dropout is None else act_dropout
-        self.normalize_before = normalize_before
-        weight_attrs = _convert_param_attr_to_list(weight_attr, 3)
-        bias_attrs = _convert_param_attr_to_list(bias_attr, 3)
+        attn_dropout, act_dropout, weight_attrs, bias_attrs = self._setup(config, 3)
         self.self_attn = MultiHeadAttention(d_model, nhead, dropout=attn_dropout,
                                             weight_attr=weight_attrs[0],
                                             bias_attr=bias_attrs[0])
